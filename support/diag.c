@@ -1,0 +1,239 @@
+/*
+ * diag.c — the diagnostics sink. Every user-facing message of kcc goes
+ * through here, so they all read like a compiler's:
+ *
+ *     gemm.cu:4:26: error: unknown element type 'f33'
+ *         4 | #pragma kcc param A in  f33[M*K]
+ *           |                          ^
+ *     gemm.cu:4:26: note: did you mean 'f32'?
+ *
+ * Colour only on a terminal, never when NO_COLOR is set. This is the one
+ * piece of global mutable state kcc keeps besides the options.
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+	const char *file;
+	const char *text;
+	size_t len;
+} Source;
+
+static struct {
+	bool color;
+	int errors;
+	int verbose;
+	Loc last;
+	Source src[32];
+	int nsrc;
+} D;
+
+#define C_BOLD "\033[1m"
+#define C_RED "\033[1;31m"
+#define C_MAGENTA "\033[1;35m"
+#define C_CYAN "\033[1;36m"
+#define C_GREEN "\033[1;32m"
+#define C_RESET "\033[0m"
+
+void diag_init(ColorMode mode)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		D.color = false;
+	else if (mode == COLOR_AUTO) {
+		const char *term = getenv("TERM");
+		D.color = isatty(2) && !(term && strcmp(term, "dumb") == 0);
+	} else
+		D.color = mode == COLOR_ALWAYS;
+}
+
+void diag_source(const char *file, const char *text, size_t len)
+{
+	for (int i = 0; i < D.nsrc; i++)
+		if (strcmp(D.src[i].file, file) == 0) {
+			D.src[i].text = text;
+			D.src[i].len = len;
+			return;
+		}
+	if (D.nsrc < (int)ARRAY_LEN(D.src))
+		D.src[D.nsrc++] = (Source){file, text, len};
+}
+
+static const Source *find_source(const char *file)
+{
+	for (int i = 0; i < D.nsrc; i++)
+		if (strcmp(D.src[i].file, file) == 0)
+			return &D.src[i];
+	return NULL;
+}
+
+/* Print "  N | text" and the caret line under column col. */
+static void quote_line(Loc loc)
+{
+	const Source *s = find_source(loc.file);
+	if (!s || loc.line <= 0)
+		return;
+	const char *p = s->text, *end = s->text + s->len;
+	for (int l = 1; l < loc.line && p < end; l++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return;
+		p = nl + 1;
+	}
+	if (p >= end && loc.line > 1)
+		return;
+	const char *eol = memchr(p, '\n', (size_t)(end - p));
+	if (!eol)
+		eol = end;
+	if (eol > p && eol[-1] == '\r')
+		eol--;
+	fprintf(stderr, " %5d | %.*s\n", loc.line, (int)(eol - p), p);
+	if (loc.col <= 0)
+		return;
+	fprintf(stderr, "       | ");
+	/* Keep tabs so the caret lines up with what the terminal showed. */
+	for (int c = 1; c < loc.col && p + c - 1 < eol; c++)
+		fputc(p[c - 1] == '\t' ? '\t' : ' ', stderr);
+	fprintf(stderr, "%s^%s\n", D.color ? C_GREEN : "", D.color ? C_RESET : "");
+}
+
+static void print_head(DiagLevel lvl, Loc loc)
+{
+	static const char *const names[] = {"note", "warning", "error"};
+	static const char *const colors[] = {C_CYAN, C_MAGENTA, C_RED};
+	if (D.color)
+		fputs(C_BOLD, stderr);
+	if (loc.file) {
+		fputs(loc.file, stderr);
+		if (loc.line > 0)
+			fprintf(stderr, ":%d", loc.line);
+		if (loc.line > 0 && loc.col > 0)
+			fprintf(stderr, ":%d", loc.col);
+		fputs(": ", stderr);
+	} else
+		fputs("kcc: ", stderr);
+	if (D.color)
+		fprintf(stderr, "%s%s:" C_RESET C_BOLD " ", colors[lvl], names[lvl]);
+	else
+		fprintf(stderr, "%s: ", names[lvl]);
+}
+
+void diag_vat(DiagLevel lvl, Loc loc, const char *fmt, va_list ap)
+{
+	print_head(lvl, loc);
+	vfprintf(stderr, fmt, ap);
+	if (D.color)
+		fputs(C_RESET, stderr);
+	fputc('\n', stderr);
+	if (loc.file)
+		quote_line(loc);
+	if (lvl == DIAG_ERROR)
+		D.errors++;
+	D.last = loc;
+}
+
+void diag_at(DiagLevel lvl, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vat(lvl, loc, fmt, ap);
+	va_end(ap);
+}
+
+void diag_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	print_head(DIAG_NOTE, D.last);
+	vfprintf(stderr, fmt, ap);
+	if (D.color)
+		fputs(C_RESET, stderr);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void diag_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vat(DIAG_ERROR, (Loc){0}, fmt, ap);
+	va_end(ap);
+}
+
+void diag_warning(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vat(DIAG_WARNING, (Loc){0}, fmt, ap);
+	va_end(ap);
+}
+
+int diag_error_count(void)
+{
+	return D.errors;
+}
+
+void diag_set_verbose(int level)
+{
+	D.verbose = level;
+}
+
+int diag_verbose(void)
+{
+	return D.verbose;
+}
+
+void diag_trace(const char *fmt, ...)
+{
+	if (!D.verbose)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return (size_t)-1;
+	size_t row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			if (up + 1 < best)
+				best = up + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *nearest_word(const char *word, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	size_t bestd = (size_t)-1;
+	size_t limit = strlen(word) / 3 + 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t d = edit_distance(word, cands[i]);
+		if (d < bestd) {
+			bestd = d;
+			best = cands[i];
+		}
+	}
+	return bestd <= limit && bestd > 0 ? best : NULL;
+}

@@ -1,0 +1,132 @@
+/*
+ * support.h — the small pieces every folder of kcc uses: the run's arena, a
+ * growable string builder, the diagnostics sink, whole-file I/O with atomic
+ * replacement, and SHA-256 for cache keys and interface fingerprints.
+ *
+ * This is kcc's whole "library of basics", in the spirit of git's strbuf and
+ * LLVM's Support: nothing here knows about kernels, specs or LLMs.
+ */
+#ifndef KCC_SUPPORT_H
+#define KCC_SUPPORT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KCC_VERSION "0.1.0"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+/* ---- arena: everything that lives as long as the run ---------------------- */
+
+typedef struct Arena Arena;
+
+Arena *arena_new(void);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t n); /* zeroed, 16-byte aligned */
+void *arena_realloc(Arena *a, void *old, size_t oldn, size_t newn);
+char *arena_strdup(Arena *a, const char *s);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_printf(Arena *a, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+/* Append x to the arena-owned array *v holding *n elements (capacity *cap). */
+#define ARENA_PUSH(arena, v, n, cap, x)                                        \
+	do {                                                                   \
+		if ((n) == (cap)) {                                            \
+			size_t nc_ = (cap) ? 2 * (size_t)(cap) : 8;            \
+			(v) = arena_realloc((arena), (v), sizeof(*(v)) * (cap),\
+			                    sizeof(*(v)) * nc_);               \
+			(cap) = nc_;                                           \
+		}                                                              \
+		(v)[(n)++] = (x);                                              \
+	} while (0)
+
+/* ---- strbuf: every string built in pieces ---------------------------------- */
+
+typedef struct {
+	char *buf; /* always NUL-terminated once anything was added */
+	size_t len;
+	size_t cap;
+} Strbuf;
+
+#define STRBUF_INIT {0}
+
+void sb_grow(Strbuf *sb, size_t extra);
+void sb_addn(Strbuf *sb, const char *s, size_t n);
+void sb_adds(Strbuf *sb, const char *s);
+void sb_addc(Strbuf *sb, char c);
+void sb_addf(Strbuf *sb, const char *fmt, ...) PRINTF_LIKE(2, 3);
+void sb_vaddf(Strbuf *sb, const char *fmt, va_list ap);
+void sb_reset(Strbuf *sb);
+void sb_release(Strbuf *sb);
+const char *sb_str(Strbuf *sb); /* "" when empty, never NULL */
+char *sb_to_arena(Strbuf *sb, Arena *a); /* copies, then releases sb */
+
+/* ---- diagnostics: the one place messages are formatted ---------------------- */
+
+typedef struct {
+	const char *file; /* NULL: no location, message starts with "kcc: " */
+	int line;         /* 1-based; 0 = whole file */
+	int col;          /* 1-based; 0 = whole line */
+} Loc;
+
+typedef enum { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } DiagLevel;
+typedef enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
+
+void diag_init(ColorMode mode);
+/* Register the text of a file so diagnostics can quote its lines. */
+void diag_source(const char *file, const char *text, size_t len);
+void diag_at(DiagLevel lvl, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+void diag_vat(DiagLevel lvl, Loc loc, const char *fmt, va_list ap);
+#define error_at(loc, ...) diag_at(DIAG_ERROR, (loc), __VA_ARGS__)
+#define warning_at(loc, ...) diag_at(DIAG_WARNING, (loc), __VA_ARGS__)
+#define note_at(loc, ...) diag_at(DIAG_NOTE, (loc), __VA_ARGS__)
+/* A note attached to the previous message, without a source line. */
+void diag_note(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Messages with no source location: "kcc: error: ...". */
+void diag_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+void diag_warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
+int diag_error_count(void);
+/* Verbose trace (-v): printed to stderr only when enabled. */
+void diag_set_verbose(int level);
+int diag_verbose(void);
+void diag_trace(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/* The nearest of cands[0..n) to word by edit distance, or NULL if none is close. */
+const char *nearest_word(const char *word, const char *const *cands, size_t n);
+
+/* ---- files ----------------------------------------------------------------- */
+
+/* Read a whole file into the arena (NUL-terminated). 0 on success, else errno. */
+int file_read(Arena *a, const char *path, char **text, size_t *len);
+/* Write path atomically: temp file in the same directory, fsync, rename.
+ * "-" writes to stdout. 0 on success, else errno (the target is untouched). */
+int file_write_atomic(const char *path, const char *data, size_t len);
+/* True when a and b name the same existing file (same device and inode). */
+bool file_same(const char *a, const char *b);
+/* mkdir -p; 0 on success, else errno. */
+int file_mkdirs(const char *path, int mode);
+
+/* ---- hashing ---------------------------------------------------------------- */
+
+typedef struct {
+	uint32_t h[8];
+	uint64_t nbytes;
+	unsigned char block[64];
+	size_t fill;
+} Sha256;
+
+void sha256_init(Sha256 *s);
+void sha256_update(Sha256 *s, const void *data, size_t n);
+void sha256_final(Sha256 *s, unsigned char out[32]);
+/* Hex digest (64 chars + NUL) of data. */
+void sha256_hex(const void *data, size_t n, char out[65]);
+
+#endif
