@@ -1,0 +1,19 @@
+/*
+ * local.c — the local runner: commands run on this machine through
+ * proc_run(). The ssh and slurm runners implement the same Runner.
+ */
+#include "runner.h"
+
+static int local_run(Runner *self, Arena *a, const ProcSpec *spec, ProcResult *r)
+{
+	(void)self;
+	return proc_run(a, spec, r);
+}
+
+Runner *runner_local(Arena *a)
+{
+	Runner *r = arena_alloc(a, sizeof *r);
+	r->name = "local";
+	r->run = local_run;
+	return r;
+}

@@ -1,0 +1,320 @@
+/*
+ * proc.c — proc_run(): start one process from an argument vector, feed its
+ * stdin, capture stdout and stderr, enforce a wall-clock limit and rlimits.
+ *
+ * The child gets its own process group so a timeout kills everything it
+ * started, and an environment without secrets so an untrusted candidate (or
+ * a compiler it drives) never sees the user's API keys. Output is read with
+ * poll() so a child that writes a lot never blocks against a full pipe.
+ */
+#define _GNU_SOURCE
+#include "runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+bool proc_is_secret(const char *name)
+{
+	static const char *const suffixes[] = {"_API_KEY", "_KEY",    "_TOKEN",
+	                                       "_SECRET",  "_PASSWORD", "_PASSWD"};
+	const char *eq = strchr(name, '=');
+	size_t n = eq ? (size_t)(eq - name) : strlen(name);
+	for (size_t i = 0; i < ARRAY_LEN(suffixes); i++) {
+		size_t m = strlen(suffixes[i]);
+		if (n >= m && strncmp(name + n - m, suffixes[i], m) == 0)
+			return true;
+	}
+	/* Names like OPENAI_API_KEY_2 or GH_TOKEN_FILE hide the word inside. */
+	for (size_t i = 0; i + 7 <= n; i++)
+		if (strncmp(name + i, "API_KEY", 7) == 0)
+			return true;
+	return false;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static char **build_env(Arena *a, const ProcSpec *spec)
+{
+	size_t n = 0, extra = 0;
+	while (environ[n])
+		n++;
+	if (spec->env_extra)
+		while (spec->env_extra[extra])
+			extra++;
+	char **env = arena_alloc(a, (n + extra + 1) * sizeof *env);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (spec->keep_secrets || !proc_is_secret(environ[i]))
+			env[k++] = environ[i];
+	for (size_t i = 0; i < extra; i++)
+		env[k++] = (char *)spec->env_extra[i];
+	env[k] = NULL;
+	return env;
+}
+
+static void set_limit(int res, uint64_t v)
+{
+	if (!v)
+		return;
+	struct rlimit rl = {(rlim_t)v, (rlim_t)v};
+	setrlimit(res, &rl);
+}
+
+/* In the child, between fork and exec: only async-signal-safe calls. */
+static void child(const ProcSpec *spec, char **env, int in, int out, int err,
+                  int report)
+{
+	setpgid(0, 0);
+	dup2(in, 0);
+	dup2(out, 1);
+	dup2(err, 2);
+	set_limit(RLIMIT_AS, spec->mem_bytes);
+	set_limit(RLIMIT_FSIZE, spec->fsize_bytes);
+	set_limit(RLIMIT_CPU, spec->cpu_s);
+	struct rlimit core = {0, 0};
+	setrlimit(RLIMIT_CORE, &core);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
+	if (spec->cwd && chdir(spec->cwd) != 0) {
+		int e = errno;
+		(void)!write(report, &e, sizeof e);
+		_exit(127);
+	}
+	environ = env;
+	execvp(spec->argv[0], (char *const *)spec->argv);
+	int e = errno;
+	(void)!write(report, &e, sizeof e);
+	_exit(127);
+}
+
+typedef struct {
+	int fd;
+	Strbuf sb;
+	bool open;
+} Sink;
+
+int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
+{
+	memset(r, 0, sizeof *r);
+	r->exit_code = -1;
+	size_t cap = spec->max_output ? spec->max_output : (size_t)64 << 20;
+	int pin[2], pout[2], perr[2], prep[2];
+	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) ||
+	    pipe2(perr, O_CLOEXEC) || pipe2(prep, O_CLOEXEC)) {
+		r->spawn_failed = true;
+		r->spawn_errno = errno;
+		return -1;
+	}
+	char **env = build_env(a, spec);
+	if (diag_verbose())
+		diag_trace("kcc: run: %s", proc_cmdline(a, spec->argv));
+	double t0 = now_s();
+	pid_t pid = fork();
+	if (pid == 0)
+		child(spec, env, pin[0], pout[1], perr[1], prep[1]);
+	close(pin[0]);
+	close(pout[1]);
+	close(perr[1]);
+	close(prep[1]);
+	if (pid < 0) {
+		r->spawn_failed = true;
+		r->spawn_errno = errno;
+		close(pin[1]), close(pout[0]), close(perr[0]), close(prep[0]);
+		return -1;
+	}
+	setpgid(pid, pid); /* also in the parent, so kill(-pid) works at once */
+
+	int e = 0;
+	if (read(prep[0], &e, sizeof e) == (ssize_t)sizeof e) {
+		/* exec failed: reap the child and report. */
+		close(prep[0]), close(pin[1]), close(pout[0]), close(perr[0]);
+		waitpid(pid, NULL, 0);
+		r->spawn_failed = true;
+		r->spawn_errno = e;
+		return -1;
+	}
+	close(prep[0]);
+
+	const char *in = spec->stdin_data;
+	size_t inleft = in ? spec->stdin_len : 0;
+	int infd = pin[1];
+	if (!inleft) {
+		close(infd);
+		infd = -1;
+	} else
+		fcntl(infd, F_SETFL, O_NONBLOCK);
+	Sink sinks[2] = {{pout[0], STRBUF_INIT, true}, {perr[0], STRBUF_INIT, true}};
+	double deadline = spec->timeout_s > 0 ? t0 + spec->timeout_s : 0;
+	bool killed = false;
+
+	while (sinks[0].open || sinks[1].open || infd >= 0) {
+		struct pollfd pf[3];
+		int np = 0, idx[3];
+		for (int i = 0; i < 2; i++)
+			if (sinks[i].open) {
+				pf[np] = (struct pollfd){sinks[i].fd, POLLIN, 0};
+				idx[np++] = i;
+			}
+		if (infd >= 0) {
+			pf[np] = (struct pollfd){infd, POLLOUT, 0};
+			idx[np++] = 2;
+		}
+		int wait_ms = -1;
+		if (deadline && !killed) {
+			double left = deadline - now_s();
+			wait_ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
+		} else if (killed)
+			wait_ms = 1000; /* grandchildren may hold the pipes: don't wait forever */
+		int rc = poll(pf, (nfds_t)np, wait_ms);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc == 0) {
+			if (killed)
+				break;
+			kill(-pid, SIGKILL);
+			killed = true;
+			r->timed_out = true;
+			continue;
+		}
+		for (int k = 0; k < np; k++) {
+			if (!pf[k].revents)
+				continue;
+			if (idx[k] == 2) {
+				ssize_t n = write(infd, in, inleft);
+				if (n > 0) {
+					in += n;
+					inleft -= (size_t)n;
+				}
+				if ((n < 0 && errno != EAGAIN && errno != EINTR) || !inleft) {
+					close(infd);
+					infd = -1;
+				}
+				continue;
+			}
+			Sink *s = &sinks[idx[k]];
+			char buf[65536];
+			ssize_t n = read(s->fd, buf, sizeof buf);
+			if (n < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (n <= 0) {
+				close(s->fd);
+				s->open = false;
+				continue;
+			}
+			size_t take = (size_t)n;
+			if (s->sb.len + take > cap) {
+				take = cap > s->sb.len ? cap - s->sb.len : 0;
+				r->truncated = true;
+			}
+			sb_addn(&s->sb, buf, take);
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		if (sinks[i].open)
+			close(sinks[i].fd);
+	if (infd >= 0)
+		close(infd);
+
+	int status = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, deadline && !killed ? WNOHANG : 0);
+		if (w == pid)
+			break;
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			break;
+		/* Still running with its pipes closed: wait until the deadline. */
+		if (now_s() >= deadline) {
+			kill(-pid, SIGKILL);
+			killed = true;
+			r->timed_out = true;
+		} else
+			usleep(2000);
+	}
+	kill(-pid, SIGKILL); /* anything it left behind in its group */
+	r->wall_s = now_s() - t0;
+	if (WIFEXITED(status))
+		r->exit_code = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		r->term_signal = WTERMSIG(status);
+	r->out_len = sinks[0].sb.len;
+	r->out = sb_to_arena(&sinks[0].sb, a);
+	r->err_len = sinks[1].sb.len;
+	r->err = sb_to_arena(&sinks[1].sb, a);
+	return 0;
+}
+
+bool proc_ok(const ProcResult *r)
+{
+	return !r->spawn_failed && !r->timed_out && r->term_signal == 0 &&
+	       r->exit_code == 0;
+}
+
+const char *proc_describe(Arena *a, const ProcSpec *spec, const ProcResult *r)
+{
+	if (r->spawn_failed)
+		return arena_printf(a, "could not run '%s': %s", spec->argv[0],
+		                    strerror(r->spawn_errno));
+	if (r->timed_out)
+		return arena_printf(a, "timed out after %.1f s", spec->timeout_s);
+	if (r->term_signal)
+		return arena_printf(a, "killed by signal %d (%s)", r->term_signal,
+		                    strsignal(r->term_signal));
+	return arena_printf(a, "exited with status %d", r->exit_code);
+}
+
+char *proc_cmdline(Arena *a, const char *const *argv)
+{
+	Strbuf sb = STRBUF_INIT;
+	for (int i = 0; argv[i]; i++) {
+		const char *s = argv[i];
+		if (i)
+			sb_addc(&sb, ' ');
+		if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		                    "0123456789-_./=:,+@%") == strlen(s)) {
+			sb_adds(&sb, s);
+			continue;
+		}
+		sb_addc(&sb, '\'');
+		for (; *s; s++)
+			if (*s == '\'')
+				sb_adds(&sb, "'\\''");
+			else
+				sb_addc(&sb, *s);
+		sb_addc(&sb, '\'');
+	}
+	return sb_to_arena(&sb, a);
+}
+
+const char *proc_tail(const char *text, int n)
+{
+	if (!text)
+		return "";
+	const char *p = text + strlen(text);
+	while (p > text && (p[-1] == '\n' || p[-1] == ' '))
+		p--;
+	int lines = 0;
+	while (p > text) {
+		if (p[-1] == '\n' && ++lines == n)
+			break;
+		p--;
+	}
+	return p;
+}
