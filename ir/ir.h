@@ -114,6 +114,7 @@ typedef struct {
 	int ntune;
 	PragmaLine *lines;
 	int nlines;
+	size_t nparams_cap, ncheck_cap, ntune_cap, nlines_cap; /* growth */
 } Spec;
 
 /* ---- the unit ---------------------------------------------------------------- */
@@ -175,7 +176,7 @@ Unit *ir_parse(Arena *a, const char *path, const char *text, size_t len,
 /* Check the spec against the entry's signature; diagnostics, 0 when valid. */
 int spec_validate(Unit *u);
 /* The spec kcc infers from the AST, as `#pragma kcc` lines to check. */
-char *ir_suggest_spec(Arena *a, const Unit *u);
+char *ir_suggest_spec(Arena *a, const Unit *u, const IrOptions *opt);
 /* The unit as JSON (--dump-ir). */
 char *ir_dump_json(Arena *a, const Unit *u);
 /* Extent of parameter p at shape s, in elements; 0 with *why on error. */

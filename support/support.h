@@ -39,7 +39,7 @@ char *arena_printf(Arena *a, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* Append x to the arena-owned array *v holding *n elements (capacity *cap). */
 #define ARENA_PUSH(arena, v, n, cap, x)                                        \
 	do {                                                                   \
-		if ((n) == (cap)) {                                            \
+		if ((size_t)(n) == (size_t)(cap)) {                        \
 			size_t nc_ = (cap) ? 2 * (size_t)(cap) : 8;            \
 			(v) = arena_realloc((arena), (v), sizeof(*(v)) * (cap),\
 			                    sizeof(*(v)) * nc_);               \
@@ -85,9 +85,9 @@ void diag_init(ColorMode mode);
 void diag_source(const char *file, const char *text, size_t len);
 void diag_at(DiagLevel lvl, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
 void diag_vat(DiagLevel lvl, Loc loc, const char *fmt, va_list ap);
-#define error_at(loc, ...) diag_at(DIAG_ERROR, (loc), __VA_ARGS__)
-#define warning_at(loc, ...) diag_at(DIAG_WARNING, (loc), __VA_ARGS__)
-#define note_at(loc, ...) diag_at(DIAG_NOTE, (loc), __VA_ARGS__)
+#define error_at(...) diag_at(DIAG_ERROR, __VA_ARGS__)
+#define warning_at(...) diag_at(DIAG_WARNING, __VA_ARGS__)
+#define note_at(...) diag_at(DIAG_NOTE, __VA_ARGS__)
 /* A note attached to the previous message, without a source line. */
 void diag_note(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* Messages with no source location: "kcc: error: ...". */

@@ -1,0 +1,59 @@
+/*
+ * driver.h — the kcc command: its options (one table that also makes
+ * --help and the man page), and the emit step every output goes through.
+ * main.c runs the pipeline; read it first.
+ */
+#ifndef KCC_DRIVER_H
+#define KCC_DRIVER_H
+
+#include "../ir/ir.h"
+
+/* Exit codes (DESIGN.md section 3), stable for scripts and make. */
+enum {
+	EXIT_OK = 0,      /* output written */
+	EXIT_USER = 1,    /* bad input, spec or flags */
+	EXIT_NO_GAIN = 2, /* no verified improvement (-Werror-no-gain) */
+	EXIT_TOOL = 3,    /* a tool failed or a feature is missing */
+};
+
+typedef enum {
+	MODE_COMPILE,      /* -O0 / -O2 / -O-llm: parse, (search), emit */
+	MODE_DUMP_IR,
+	MODE_SUGGEST_SPEC,
+	MODE_CHECK,        /* --check REF CAND */
+	MODE_HELP,
+	MODE_VERSION,
+	MODE_MAN,
+} Mode;
+
+typedef enum { OPT_O0, OPT_O2, OPT_OLLM } OptLevel;
+
+typedef struct {
+	Mode mode;
+	OptLevel level;
+	long llm_steps;       /* -O-llm=N; 0 = default budget */
+	const char *input;    /* the kernel file (or REF for --check) */
+	const char *cand;     /* CAND for --check */
+	const char *output;   /* -o; NULL = default name */
+	const char *target;   /* --target; NULL = from the file */
+	const char **clang_args; /* -I, -D, -U as given */
+	int nclang_args;
+	ColorMode color;
+	int verbose;
+	bool bench;           /* --check ... --bench */
+	const char *unimplemented; /* first option of a later stage that was used */
+} Options;
+
+/* Parse argv. Returns -1 to go on, or an exit code (after diagnostics, or
+ * after printing --help / --version). */
+int options_parse(int argc, char **argv, Options *o);
+void options_print_help(void);
+void options_print_man(void);
+
+/* Write text to the output path atomically; the input is never opened for
+ * writing. Returns an exit code. */
+int emit_output(const Options *o, const Unit *u, const char *text, size_t len);
+/* The output path: -o, else NAME.kcc.EXT in the current directory. */
+const char *emit_output_path(Arena *a, const Options *o);
+
+#endif

@@ -1,0 +1,418 @@
+/*
+ * options.c — every option of kcc in one table, as curl's tool does: the
+ * parser, `--help` and the man page (docs/kcc.1, from `kcc --print-man`)
+ * all read it, so they cannot disagree. Options of stages that have not
+ * landed yet are in the table already and say so (exit 3) when used.
+ */
+#include "driver.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum {
+	O_OUTPUT, O_O0, O_O2, O_OLLM, O_TARGET, O_DUMP_IR, O_SUGGEST, O_CHECK, O_BENCH,
+	O_INCLUDE, O_DEFINE, O_UNDEF, O_VERBOSE, O_VERSION, O_HELP, O_MAN, O_COLOR,
+	O_LATER, /* accepted, belongs to a later stage */
+} OptId;
+
+typedef enum { ARG_NONE, ARG_REQ, ARG_OPT } ArgKind;
+
+typedef struct {
+	OptId id;
+	const char *name;  /* as typed, e.g. "-o", "--target", "-O-llm" */
+	ArgKind arg;
+	const char *meta;  /* "FILE" */
+	const char *help;
+	const char *section;
+} Opt;
+
+static const Opt OPTS[] = {
+    {O_OUTPUT, "-o", ARG_REQ, "FILE", "Write the result to FILE ('-' for stdout). Default: "
+     "NAME.kcc.EXT in the current directory. Never the input file.", "General"},
+    {O_O0, "-O0", ARG_NONE, NULL, "Parse, check the spec and re-emit the file unchanged "
+     "(no search): proves the setup works.", "General"},
+    {O_O2, "-O2", ARG_NONE, NULL, "Offline: autotune 'tune' parameters and compiler flags, "
+     "no LLM.", "General"},
+    {O_OLLM, "-O-llm", ARG_OPT, "N", "LLM search with the default budget, or N search steps.",
+     "General"},
+    {O_TARGET, "--target", ARG_REQ, "cuda|cpu|riscv64", "The target. Default: from the "
+     "file name (.cu is cuda, .c is cpu).", "General"},
+    {O_INCLUDE, "-I", ARG_REQ, "DIR", "Add DIR to the include path (parsing and building).",
+     "General"},
+    {O_DEFINE, "-D", ARG_REQ, "NAME[=VALUE]", "Define a macro (parsing and building).",
+     "General"},
+    {O_UNDEF, "-U", ARG_REQ, "NAME", "Undefine a macro (parsing and building).", "General"},
+    {O_DUMP_IR, "--dump-ir", ARG_NONE, NULL, "Print what kcc understood of the file "
+     "(entry, functions, parameters, spec, shapes) as JSON.", "Inspection"},
+    {O_SUGGEST, "--suggest-spec", ARG_NONE, NULL, "Print a spec inferred from the code, "
+     "for you to check and paste into the file.", "Inspection"},
+    {O_CHECK, "--check", ARG_NONE, NULL, "kcc --check REF CAND: only the equivalence "
+     "check; exit 0 if CAND is equivalent to REF.", "Inspection"},
+    {O_BENCH, "--bench", ARG_NONE, NULL, "With --check: also time both and print the "
+     "speed-up.", "Inspection"},
+    {O_LATER, "--passes", ARG_REQ, "LIST", "Apply a fixed pipeline of passes instead of "
+     "the search.", "Search"},
+    {O_LATER, "--llm", ARG_REQ, "PROVIDER:MODEL[,...]", "The model(s); several make an "
+     "ensemble. Env: KCC_LLM.", "Search"},
+    {O_LATER, "--llm-plan", ARG_REQ, "PROVIDER:MODEL", "The model for planning.", "Search"},
+    {O_LATER, "--llm-code", ARG_REQ, "PROVIDER:MODEL", "The model for writing code.",
+     "Search"},
+    {O_LATER, "--beam", ARG_REQ, "B", "Beam width.", "Search"},
+    {O_LATER, "--plans", ARG_REQ, "N", "Plans per step.", "Search"},
+    {O_LATER, "--samples", ARG_REQ, "K", "Implementations per plan.", "Search"},
+    {O_LATER, "--dropout", ARG_REQ, "P", "Menu dropout probability.", "Search"},
+    {O_LATER, "--seed", ARG_REQ, "S", "Seed of the search's random choices.", "Search"},
+    {O_LATER, "--budget", ARG_REQ, "calls:N,usd:X,time:T", "Stop the search at this spend.",
+     "Search"},
+    {O_LATER, "--runner", ARG_REQ, "local|ssh://HOST|slurm[:PART]", "Where candidates run.",
+     "Search"},
+    {O_LATER, "--resume", ARG_REQ, "DIR", "Continue the search saved in DIR.", "Search"},
+    {O_LATER, "--allow-libs", ARG_NONE, NULL, "Let candidates call vendor kernel libraries "
+     "(cuBLAS, ...).", "Search"},
+    {O_LATER, "--paranoid", ARG_NONE, NULL, "Repeat each verification case 10 times.",
+     "Search"},
+    {O_LATER, "-Werror-no-gain", ARG_NONE, NULL, "Exit 2 when no verified improvement was "
+     "found.", "Search"},
+    {O_LATER, "--emit-passes", ARG_REQ, "DIR", "Save every accepted pass as source, diff "
+     "and plan.", "Output"},
+    {O_LATER, "-save-temps", ARG_NONE, NULL, "Same as --emit-passes=NAME.passes.", "Output"},
+    {O_LATER, "--report", ARG_REQ, "FILE.json|FILE.html", "Write the search's report.",
+     "Output"},
+    {O_LATER, "-MD", ARG_NONE, NULL, "Write a make dependency file, like gcc.", "Output"},
+    {O_LATER, "-MF", ARG_REQ, "FILE", "The dependency file's name.", "Output"},
+    {O_LATER, "-MT", ARG_REQ, "TARGET", "The target named in the dependency file.",
+     "Output"},
+    {O_LATER, "--llm-jobs", ARG_REQ, "N", "LLM requests in flight.", "LLM"},
+    {O_LATER, "--cache-dir", ARG_REQ, "DIR", "The LLM answer cache.", "LLM"},
+    {O_LATER, "--no-cache", ARG_NONE, NULL, "Do not read the LLM answer cache.", "LLM"},
+    {O_LATER, "--offline", ARG_NONE, NULL, "Use only cached LLM answers.", "LLM"},
+    {O_LATER, "--cache-stats", ARG_NONE, NULL, "Print the cache's hits and misses.", "LLM"},
+    {O_COLOR, "-fdiagnostics-color", ARG_OPT, "auto|always|never", "Colour in diagnostics "
+     "(default: auto, on a terminal; never when NO_COLOR is set).", "Diagnostics"},
+    {O_VERBOSE, "-v", ARG_NONE, NULL, "Show each command kcc runs.", "Diagnostics"},
+    {O_VERSION, "--version", ARG_NONE, NULL, "Print the version.", "Diagnostics"},
+    {O_HELP, "--help", ARG_NONE, NULL, "Print this help.", "Diagnostics"},
+    {O_MAN, "--print-man", ARG_NONE, NULL, "Print the manual page (troff); docs/kcc.1 is "
+     "made from it.", "Diagnostics"},
+};
+
+static const char *const SECTIONS[] = {"General", "Inspection", "Search", "Output", "LLM",
+                                       "Diagnostics"};
+
+/* Match argv[*i] against opt; sets *val for options with arguments.
+ * Forms: "--name", "--name=V", "--name V", "-xV", "-x V". */
+static bool match(const Opt *opt, int argc, char **argv, int *i, const char **val,
+                  bool *missing)
+{
+	const char *s = argv[*i];
+	size_t n = strlen(opt->name);
+	*val = NULL;
+	if (strncmp(s, opt->name, n) != 0)
+		return false;
+	const char *rest = s + n;
+	bool long_opt = opt->name[1] == '-' || n > 2;
+	if (opt->arg == ARG_NONE)
+		return *rest == 0;
+	if (*rest == '=' && (long_opt || opt->arg == ARG_OPT)) {
+		*val = rest + 1;
+		return true;
+	}
+	if (*rest && !long_opt) {
+		*val = rest; /* -oFILE, -IDIR */
+		return true;
+	}
+	if (*rest)
+		return false;
+	if (opt->arg == ARG_OPT)
+		return true;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return true;
+	}
+	*val = argv[++*i];
+	return true;
+}
+
+static int unknown(const char *arg)
+{
+	const char *names[ARRAY_LEN(OPTS)];
+	char *key = strdup(arg);
+	char *eq = strchr(key, '=');
+	if (eq)
+		*eq = 0;
+	for (size_t k = 0; k < ARRAY_LEN(OPTS); k++)
+		names[k] = OPTS[k].name;
+	diag_error("unknown option '%s'", arg);
+	const char *near = nearest_word(key, names, ARRAY_LEN(OPTS));
+	if (near)
+		diag_note("did you mean '%s'?", near);
+	else
+		diag_note("'kcc --help' lists the options");
+	free(key);
+	return EXIT_USER;
+}
+
+static int set_positional(Options *o, const char *arg)
+{
+	if (!o->input)
+		o->input = arg;
+	else if (o->mode == MODE_CHECK && !o->cand)
+		o->cand = arg;
+	else {
+		diag_error("more than one input file ('%s' and '%s')", o->input, arg);
+		diag_note("kcc optimizes one kernel file per run");
+		return EXIT_USER;
+	}
+	return -1;
+}
+
+static int apply(Options *o, const Opt *opt, const char *val)
+{
+	switch (opt->id) {
+	case O_OUTPUT:
+		o->output = val;
+		break;
+	case O_O0:
+		o->level = OPT_O0;
+		break;
+	case O_O2:
+		o->level = OPT_O2;
+		o->unimplemented = o->unimplemented ? o->unimplemented : "-O2";
+		break;
+	case O_OLLM:
+		o->level = OPT_OLLM;
+		if (val) {
+			char *end;
+			o->llm_steps = strtol(val, &end, 10);
+			if (!*val || *end || o->llm_steps <= 0) {
+				diag_error("invalid step count '%s' in '-O-llm=%s'", val, val);
+				diag_note("write -O-llm for the default budget or -O-llm=N with N > 0");
+				return EXIT_USER;
+			}
+		}
+		o->unimplemented = o->unimplemented ? o->unimplemented : "-O-llm";
+		break;
+	case O_TARGET:
+		if (strcmp(val, "cuda") && strcmp(val, "cpu") && strcmp(val, "riscv64")) {
+			static const char *const t[] = {"cuda", "cpu", "riscv64"};
+			diag_error("unknown target '%s'", val);
+			const char *near = nearest_word(val, t, 3);
+			diag_note(near ? "did you mean '%s'?" : "targets are cuda, cpu and riscv64%s",
+			          near ? near : "");
+			return EXIT_USER;
+		}
+		o->target = val;
+		break;
+	case O_INCLUDE:
+	case O_DEFINE:
+	case O_UNDEF: {
+		const char *flag = opt->id == O_INCLUDE ? "-I" : opt->id == O_DEFINE ? "-D" : "-U";
+		size_t n = strlen(flag) + strlen(val) + 1;
+		char *s = malloc(n); /* lives until exit, like argv */
+		snprintf(s, n, "%s%s", flag, val);
+		o->clang_args = realloc(o->clang_args, (size_t)(o->nclang_args + 1) * sizeof(char *));
+		o->clang_args[o->nclang_args++] = s;
+		break;
+	}
+	case O_DUMP_IR:
+		o->mode = MODE_DUMP_IR;
+		break;
+	case O_SUGGEST:
+		o->mode = MODE_SUGGEST_SPEC;
+		break;
+	case O_CHECK:
+		o->mode = MODE_CHECK;
+		break;
+	case O_BENCH:
+		o->bench = true;
+		break;
+	case O_VERBOSE:
+		o->verbose++;
+		break;
+	case O_VERSION:
+		o->mode = MODE_VERSION;
+		break;
+	case O_HELP:
+		o->mode = MODE_HELP;
+		break;
+	case O_MAN:
+		o->mode = MODE_MAN;
+		break;
+	case O_COLOR:
+		if (!val || !strcmp(val, "always"))
+			o->color = COLOR_ALWAYS;
+		else if (!strcmp(val, "never"))
+			o->color = COLOR_NEVER;
+		else if (!strcmp(val, "auto"))
+			o->color = COLOR_AUTO;
+		else {
+			diag_error("invalid argument '%s' to -fdiagnostics-color", val);
+			diag_note("use auto, always or never");
+			return EXIT_USER;
+		}
+		break;
+	case O_LATER:
+		if (!o->unimplemented)
+			o->unimplemented = opt->name;
+		break;
+	}
+	return -1;
+}
+
+int options_parse(int argc, char **argv, Options *o)
+{
+	memset(o, 0, sizeof *o);
+	bool only_files = false;
+	/* Colour settles first so errors about the other options use it. */
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "-fdiagnostics-color", 19)) {
+			const char *v = argv[i][19] == '=' ? argv[i] + 20 : "always";
+			o->color = !strcmp(v, "never") ? COLOR_NEVER
+			           : !strcmp(v, "auto") ? COLOR_AUTO
+			                                : COLOR_ALWAYS;
+		}
+	diag_init(o->color);
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (only_files || arg[0] != '-' || !strcmp(arg, "-")) {
+			int rc = set_positional(o, arg);
+			if (rc >= 0)
+				return rc;
+			continue;
+		}
+		if (!strcmp(arg, "--")) {
+			only_files = true;
+			continue;
+		}
+		const Opt *hit = NULL;
+		const char *val = NULL;
+		bool missing = false;
+		/* Longest name first, so -O-llm is not read as -O... */
+		size_t best = 0;
+		for (size_t k = 0; k < ARRAY_LEN(OPTS); k++) {
+			int j = i;
+			const char *v;
+			bool m = false;
+			if (strlen(OPTS[k].name) > best && match(&OPTS[k], argc, argv, &j, &v, &m)) {
+				hit = &OPTS[k];
+				best = strlen(hit->name);
+			}
+		}
+		if (!hit)
+			return unknown(arg);
+		match(hit, argc, argv, &i, &val, &missing);
+		if (missing) {
+			diag_error("option '%s' needs an argument (%s)", hit->name, hit->meta);
+			return EXIT_USER;
+		}
+		int rc = apply(o, hit, val);
+		if (rc >= 0)
+			return rc;
+	}
+	diag_set_verbose(o->verbose);
+	if (o->mode == MODE_HELP) {
+		options_print_help();
+		return EXIT_OK;
+	}
+	if (o->mode == MODE_VERSION) {
+		printf("kcc %s\n", KCC_VERSION);
+		return EXIT_OK;
+	}
+	if (o->mode == MODE_MAN) {
+		options_print_man();
+		return EXIT_OK;
+	}
+	if (!o->input) {
+		diag_error("no input file");
+		diag_note("usage: kcc [options] FILE -o OUT; 'kcc --help' lists the options");
+		return EXIT_USER;
+	}
+	if (o->mode == MODE_CHECK && !o->cand) {
+		diag_error("--check needs two files: kcc --check REF CAND");
+		return EXIT_USER;
+	}
+	return -1;
+}
+
+static void usage_name(const Opt *o, char *buf, size_t n)
+{
+	const char *sep = o->arg == ARG_OPT ? "[=" : o->name[1] == '-' ? "=" : " ";
+	if (o->arg == ARG_NONE)
+		snprintf(buf, n, "%s", o->name);
+	else
+		snprintf(buf, n, "%s%s%s%s", o->name, sep, o->meta, o->arg == ARG_OPT ? "]" : "");
+}
+
+void options_print_help(void)
+{
+	printf("usage: kcc [options] FILE -o OUT\n"
+	       "       kcc --check REF CAND [--bench]\n\n"
+	       "kcc optimizes a C or CUDA kernel, one verified pass at a time.\n");
+	for (size_t s = 0; s < ARRAY_LEN(SECTIONS); s++) {
+		printf("\n%s:\n", SECTIONS[s]);
+		for (size_t k = 0; k < ARRAY_LEN(OPTS); k++) {
+			if (strcmp(OPTS[k].section, SECTIONS[s]))
+				continue;
+			char name[96];
+			usage_name(&OPTS[k], name, sizeof name);
+			printf("  %-30s %s%s\n", name, OPTS[k].help,
+			       OPTS[k].id == O_LATER ? " [not implemented yet]" : "");
+		}
+	}
+	printf("\nExit status: 0 output written, 1 bad input or options, 2 no verified gain\n"
+	       "(with -Werror-no-gain), 3 a tool failed or a feature is missing.\n");
+}
+
+static void roff(const char *s)
+{
+	/* Escape what troff would read as requests or escapes. */
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", stdout);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", stdout);
+		else if (*s == '-')
+			fputs("\\-", stdout);
+		else
+			putchar(*s);
+	}
+}
+
+void options_print_man(void)
+{
+	printf(".\\\" Generated by 'kcc --print-man' from driver/options.c; do not edit.\n"
+	       ".TH KCC 1 \"\" \"kcc %s\" \"User Commands\"\n"
+	       ".SH NAME\nkcc \\- optimize a C or CUDA kernel with verified passes\n"
+	       ".SH SYNOPSIS\n.B kcc\n[\\fIoptions\\fR] \\fIFILE\\fR \\-o \\fIOUT\\fR\n.br\n"
+	       ".B kcc \\-\\-check\n\\fIREF CAND\\fR [\\-\\-bench]\n"
+	       ".SH DESCRIPTION\nkcc reads a kernel file whose \\fB#pragma kcc\\fR lines say "
+	       "how to call it, searches for a faster version one optimization at a time, "
+	       "proves every candidate equivalent to the original by differential "
+	       "execution, and writes the fastest verified source. The input file is never "
+	       "modified; the output is written atomically and only ever holds a verified "
+	       "version.\n",
+	       KCC_VERSION);
+	for (size_t s = 0; s < ARRAY_LEN(SECTIONS); s++) {
+		printf(".SH %s OPTIONS\n", SECTIONS[s]);
+		for (size_t k = 0; k < ARRAY_LEN(OPTS); k++) {
+			if (strcmp(OPTS[k].section, SECTIONS[s]))
+				continue;
+			char name[96];
+			usage_name(&OPTS[k], name, sizeof name);
+			printf(".TP\n.B ");
+			roff(name);
+			printf("\n");
+			roff(OPTS[k].help);
+			if (OPTS[k].id == O_LATER)
+				printf(" (Not implemented yet.)");
+			printf("\n");
+		}
+	}
+	printf(".SH EXIT STATUS\n.TP\n0\nOutput written.\n.TP\n1\nBad input, spec or "
+	       "options.\n.TP\n2\nNo verified improvement (with \\-Werror\\-no\\-gain).\n.TP\n3\n"
+	       "A tool failed (compiler, provider) or a feature is not implemented yet.\n"
+	       ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nWhen set and not empty, diagnostics are "
+	       "never coloured.\n.TP\n.B KCC_LLM\nThe default for \\-\\-llm.\n"
+	       ".SH SEE ALSO\nThe spec reference: docs/spec.md in kcc's sources.\n");
+}

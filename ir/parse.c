@@ -1,0 +1,420 @@
+/*
+ * parse.c — ir_parse(): the libclang front end.
+ *
+ * The file's text (exactly what kcc read, passed to libclang as an unsaved
+ * file so the two can never disagree) is parsed as C or CUDA. From the AST
+ * kcc keeps: the entry function named by the spec, its parameters with their
+ * types and qualifiers, and every function reachable from it (kernels,
+ * device and host helpers) with byte ranges for edits. Everything is copied
+ * into the arena; no libclang object outlives this file.
+ */
+#include "clang.h"
+#include <string.h>
+
+typedef struct {
+	Arena *a;
+	Unit *u;
+	CXFile file;
+	CXCursor entry;
+	bool found_entry;
+	const char **defined; /* names of functions defined in the file */
+	int ndefined;
+	size_t defined_cap;
+	size_t funcs_cap;
+	const char *guess; /* --suggest-spec: a plausible entry */
+} Ctx;
+
+char *ir_clang_str(Arena *a, CXString s)
+{
+	const char *c = clang_getCString(s);
+	char *r = arena_strdup(a, c ? c : "");
+	clang_disposeString(s);
+	return r;
+}
+
+#define str ir_clang_str
+
+static Loc cursor_loc(Ctx *x, CXCursor c, size_t *offset)
+{
+	CXFile f;
+	unsigned line, col, off;
+	clang_getSpellingLocation(clang_getCursorLocation(c), &f, &line, &col, &off);
+	if (offset)
+		*offset = off;
+	return (Loc){x->u->path, (int)line, (int)col};
+}
+
+static bool in_main_file(Ctx *x, CXCursor c)
+{
+	CXFile f;
+	clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+	return f && clang_File_isEqual(f, x->file);
+}
+
+static enum CXChildVisitResult find_attr(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_CUDAGlobalAttr)
+		*(FuncKind *)d = FN_KERNEL;
+	else if (k == CXCursor_CUDADeviceAttr && *(FuncKind *)d != FN_KERNEL)
+		*(FuncKind *)d = FN_DEVICE;
+	return CXChildVisit_Continue;
+}
+
+static FuncKind func_kind(CXCursor c)
+{
+	FuncKind k = FN_HOST;
+	clang_visitChildren(c, find_attr, &k);
+	return k;
+}
+
+static Func make_func(Ctx *x, CXCursor c)
+{
+	Func f = {.name = str(x->a, clang_getCursorSpelling(c)), .kind = func_kind(c)};
+	f.loc = cursor_loc(x, c, NULL);
+	CXSourceRange r = clang_getCursorExtent(c);
+	unsigned b, e;
+	clang_getSpellingLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
+	clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+	f.begin = b;
+	f.end = e;
+	return f;
+}
+
+/* ---- element types from C types ------------------------------------------- */
+
+static ElemType elem_of(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	switch (t.kind) {
+	case CXType_Double: return ET_F64;
+	case CXType_Float: return ET_F32;
+	case CXType_Half:
+	case CXType_Float16: return ET_F16;
+	case CXType_BFloat16: return ET_BF16;
+	case CXType_Long:
+	case CXType_LongLong: return clang_Type_getSizeOf(t) == 8 ? ET_I64 : ET_I32;
+	case CXType_Int: return ET_I32;
+	case CXType_Short: return ET_I16;
+	case CXType_SChar:
+	case CXType_Char_S: return ET_I8;
+	case CXType_UChar:
+	case CXType_Char_U: return ET_U8;
+	case CXType_Record:
+	case CXType_Elaborated: {
+		CXString s = clang_getTypeSpelling(clang_getUnqualifiedType(t));
+		const char *n = clang_getCString(s);
+		ElemType e = ET_NONE;
+		if (strstr(n, "__nv_bfloat16"))
+			e = ET_BF16;
+		else if (strstr(n, "__half") && !strstr(n, "__half2"))
+			e = ET_F16;
+		clang_disposeString(s);
+		return e;
+	}
+	default:
+		return ET_NONE;
+	}
+}
+
+static bool is_integer(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind >= CXType_Char_U && t.kind <= CXType_Int128 &&
+	       t.kind != CXType_Char16 && t.kind != CXType_Char32 &&
+	       t.kind != CXType_WChar;
+}
+
+static void read_params(Ctx *x, CXCursor fn)
+{
+	Unit *u = x->u;
+	int n = clang_Cursor_getNumArguments(fn);
+	u->params = arena_alloc(x->a, (size_t)(n > 0 ? n : 1) * sizeof *u->params);
+	u->nparams = n > 0 ? n : 0;
+	for (int i = 0; i < u->nparams; i++) {
+		CXCursor pc = clang_Cursor_getArgument(fn, (unsigned)i);
+		CParam *p = &u->params[i];
+		CXType t = clang_getCursorType(pc);
+		p->name = str(x->a, clang_getCursorSpelling(pc));
+		p->type = str(x->a, clang_getTypeSpelling(t));
+		p->loc = cursor_loc(x, pc, NULL);
+		CXType ct = clang_getCanonicalType(t);
+		p->is_pointer = ct.kind == CXType_Pointer;
+		if (p->is_pointer) {
+			CXType pt = clang_getPointeeType(ct);
+			p->pointee_const = clang_isConstQualifiedType(pt);
+			p->elem = elem_of(pt);
+		} else {
+			p->elem = elem_of(ct);
+			p->is_integer_scalar = is_integer(ct);
+		}
+	}
+}
+
+/* ---- reachability ----------------------------------------------------------- */
+
+static void add_reachable(Ctx *x, CXCursor def);
+
+static enum CXChildVisitResult find_refs(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	Ctx *x = d;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr ||
+	    k == CXCursor_OverloadedDeclRef) {
+		CXCursor ref = clang_getCursorReferenced(c);
+		enum CXCursorKind rk = clang_getCursorKind(ref);
+		if (rk == CXCursor_FunctionDecl || rk == CXCursor_FunctionTemplate) {
+			CXCursor def = clang_getCursorDefinition(ref);
+			if (!clang_Cursor_isNull(def) && in_main_file(x, def))
+				add_reachable(x, def);
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static void add_reachable(Ctx *x, CXCursor def)
+{
+	Unit *u = x->u;
+	size_t off;
+	cursor_loc(x, def, &off);
+	if (off == u->entry.begin || (clang_equalCursors(def, x->entry)))
+		return;
+	Func f = make_func(x, def);
+	for (int i = 0; i < u->nfuncs; i++)
+		if (u->funcs[i].begin == f.begin)
+			return;
+	if (f.begin == u->entry.begin)
+		return;
+	ARENA_PUSH(x->a, u->funcs, u->nfuncs, x->funcs_cap, f);
+	clang_visitChildren(def, find_refs, x);
+}
+
+/* ---- top level ------------------------------------------------------------- */
+
+static enum CXChildVisitResult top(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	Ctx *x = d;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if ((k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate) ||
+	    !clang_isCursorDefinition(c) || !in_main_file(x, c))
+		return CXChildVisit_Continue;
+	char *name = str(x->a, clang_getCursorSpelling(c));
+	ARENA_PUSH(x->a, x->defined, x->ndefined, x->defined_cap, name);
+	/* The guess for --suggest-spec: the last host function with a pointer
+	 * parameter (helpers usually come before the function that calls them). */
+	if (k == CXCursor_FunctionDecl && func_kind(c) == FN_HOST) {
+		int n = clang_Cursor_getNumArguments(c);
+		for (int i = 0; i < n; i++)
+			if (clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)i)))
+			        .kind == CXType_Pointer) {
+				x->guess = name;
+				break;
+			}
+	}
+	const char *want = x->u->spec.entry;
+	if (want && strcmp(name, want) == 0 && !x->found_entry && k == CXCursor_FunctionDecl) {
+		x->entry = c;
+		x->found_entry = true;
+	}
+	return CXChildVisit_Continue;
+}
+
+static Lang lang_of(const char *path, bool *known)
+{
+	const char *dot = strrchr(path, '.');
+	*known = true;
+	if (dot && (!strcmp(dot, ".cu") || !strcmp(dot, ".cuh")))
+		return LANG_CUDA;
+	if (dot && (!strcmp(dot, ".c") || !strcmp(dot, ".h")))
+		return LANG_C;
+	*known = false;
+	return LANG_C;
+}
+
+CXTranslationUnit ir_clang_parse(Arena *a, CXIndex idx, const Unit *u,
+                                 const IrOptions *opt)
+{
+	const char **args = arena_alloc(a, (size_t)(16 + opt->nclang_args) * sizeof *args);
+	int n = 0;
+	if (u->lang == LANG_CUDA) {
+		args[n++] = "-x";
+		args[n++] = "cuda";
+		args[n++] = arena_printf(a, "--cuda-path=%s",
+		                         opt->cuda_path ? opt->cuda_path : "/usr/local/cuda");
+		args[n++] = arena_printf(a, "--cuda-gpu-arch=%s",
+		                         opt->cuda_arch ? opt->cuda_arch : "sm_90");
+		args[n++] = "--cuda-host-only";
+		args[n++] = "-Wno-unknown-cuda-version";
+	} else {
+		args[n++] = "-x";
+		args[n++] = "c";
+		args[n++] = "-std=gnu17";
+	}
+	args[n++] = "-Wno-unknown-pragmas";
+	for (int i = 0; i < opt->nclang_args; i++)
+		args[n++] = opt->clang_args[i];
+	struct CXUnsavedFile uf = {u->path, u->text, (unsigned long)u->len};
+	CXTranslationUnit tu = NULL;
+	enum CXErrorCode e = clang_parseTranslationUnit2(
+	    idx, u->path, args, n, &uf, 1, CXTranslationUnit_KeepGoing, &tu);
+	if (e != CXError_Success) {
+		diag_error("libclang could not parse '%s' (error %d)", u->path, (int)e);
+		diag_note("check that libclang-22 is installed (scripts/setup)");
+		return NULL;
+	}
+	return tu;
+}
+
+/* libclang's errors, at their place; 0 when there were none. */
+static int report_clang(Ctx *x, CXTranslationUnit tu)
+{
+	int errors = 0;
+	unsigned n = clang_getNumDiagnostics(tu);
+	for (unsigned i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		if (sev >= CXDiagnostic_Error) {
+			CXFile f;
+			unsigned line, col;
+			clang_getSpellingLocation(clang_getDiagnosticLocation(d), &f, &line,
+			                          &col, NULL);
+			Loc loc = {x->u->path, (int)line, (int)col};
+			if (f && !clang_File_isEqual(f, x->file))
+				loc.file = str(x->a, clang_getFileName(f));
+			else if (!f)
+				loc = (Loc){x->u->path, 0, 0};
+			error_at(loc, "%s", str(x->a, clang_getDiagnosticSpelling(d)));
+			errors++;
+		}
+		clang_disposeDiagnostic(d);
+	}
+	return errors;
+}
+
+static void fingerprint(Unit *u)
+{
+	Strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s %s(", u->entry_ret, u->entry.name);
+	for (int i = 0; i < u->nparams; i++)
+		sb_addf(&sb, "%s%s %s", i ? ", " : "", u->params[i].type, u->params[i].name);
+	sb_adds(&sb, ")");
+	sha256_hex(sb.buf, sb.len, u->iface);
+	sb_reset(&sb);
+	/* The spec without `tune` lines, whitespace-normalized: a candidate may
+	 * add tune lines, nothing else. */
+	for (int i = 0; i < u->spec.nlines; i++) {
+		const PragmaLine *pl = &u->spec.lines[i];
+		if (!strcmp(pl->kind, "tune"))
+			continue;
+		bool space = false;
+		for (size_t k = pl->begin; k < pl->end; k++) {
+			char c = u->text[k];
+			if (c == ' ' || c == '\t' || c == '\r')
+				space = true;
+			else {
+				if (space && sb.len)
+					sb_addc(&sb, ' ');
+				sb_addc(&sb, c);
+				space = false;
+			}
+		}
+		sb_addc(&sb, '\n');
+	}
+	sha256_hex(sb_str(&sb), sb.len, u->spec_hash);
+	sb_release(&sb);
+}
+
+static int find_entry(Ctx *x, bool need_spec)
+{
+	Unit *u = x->u;
+	if (!u->spec.entry && !need_spec && x->guess) {
+		u->spec.entry = x->guess;
+		/* find it again now that we know the name */
+		return 1;
+	}
+	if (!u->spec.entry) {
+		error_at((Loc){u->path, 0, 0}, "no '#pragma kcc entry' in this file");
+		diag_note("kcc needs a spec; 'kcc --suggest-spec %s' prints one to start from",
+		          u->path);
+		return -1;
+	}
+	if (!x->found_entry) {
+		error_at(u->spec.entry_loc, "entry function '%s' is not defined in this file",
+		         u->spec.entry);
+		const char *near = nearest_word(u->spec.entry, x->defined, (size_t)x->ndefined);
+		if (near)
+			diag_note("did you mean '%s'?", near);
+		else
+			diag_note("the entry is the host function kcc calls; define it in this file");
+		return -1;
+	}
+	return 0;
+}
+
+Unit *ir_parse(Arena *a, const char *path, const char *text, size_t len,
+               const IrOptions *opt, bool need_spec)
+{
+	Unit *u = arena_alloc(a, sizeof *u);
+	u->path = path;
+	u->text = text;
+	u->len = len;
+	diag_source(path, text, len);
+	bool known;
+	u->lang = lang_of(path, &known);
+	if (opt->lang_set)
+		u->lang = opt->lang;
+	else if (!known) {
+		error_at((Loc){path, 0, 0}, "cannot tell whether this is C or CUDA");
+		diag_note("name it .c or .cu, or pass --target=cpu or --target=cuda");
+		return NULL;
+	}
+	if (memchr(text, 0, len)) {
+		error_at((Loc){path, 0, 0}, "file contains NUL bytes; is it a source file?");
+		return NULL;
+	}
+	if (spec_parse(a, u))
+		return NULL;
+
+	Ctx x = {.a = a, .u = u};
+	CXIndex idx = clang_createIndex(0, 0);
+	CXTranslationUnit tu = ir_clang_parse(a, idx, u, opt);
+	Unit *result = NULL;
+	if (!tu)
+		goto out;
+	x.file = clang_getFile(tu, path);
+	if (report_clang(&x, tu))
+		goto out;
+	CXCursor root = clang_getTranslationUnitCursor(tu);
+	clang_visitChildren(root, top, &x);
+	int fe = find_entry(&x, need_spec);
+	if (fe > 0) {
+		x.ndefined = 0;
+		clang_visitChildren(root, top, &x);
+		fe = x.found_entry ? 0 : -1;
+	}
+	if (fe < 0)
+		goto out;
+	u->entry = make_func(&x, x.entry);
+	u->entry_ret = str(a, clang_getTypeSpelling(clang_getResultType(clang_getCursorType(x.entry))));
+	read_params(&x, x.entry);
+	for (int i = 0; i < u->nparams; i++)
+		if (!u->params[i].name[0]) {
+			error_at(u->params[i].loc, "parameter %d of entry '%s' has no name", i + 1,
+			         u->entry.name);
+			diag_note("kcc binds parameters by name; give it one");
+			goto out;
+		}
+	clang_visitChildren(x.entry, find_refs, &x);
+	fingerprint(u);
+	if (need_spec && spec_validate(u))
+		goto out;
+	result = u;
+out:
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	clang_disposeIndex(idx);
+	return result;
+}
