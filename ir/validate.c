@@ -168,7 +168,17 @@ static void check_shape(V *v, const Shape *sh, const char *kind)
 		if (found)
 			continue;
 		error_at(sh->loc, "this %s shape does not bind '%s'", kind, v->scalars[i]);
-		const char *near = nearest_word(v->scalars[i], sh->names, (size_t)sh->n);
+		/* A typo is a name the shape binds that is not a scalar. */
+		const char **extra = arena_alloc(v->a, (size_t)(sh->n + 1) * sizeof *extra);
+		int nextra = 0;
+		for (int k = 0; k < sh->n; k++) {
+			bool scalar = false;
+			for (int j = 0; j < v->nscalars; j++)
+				scalar |= strcmp(v->scalars[j], sh->names[k]) == 0;
+			if (!scalar)
+				extra[nextra++] = sh->names[k];
+		}
+		const char *near = nearest_word(v->scalars[i], extra, (size_t)nextra);
 		if (near)
 			diag_note("did you mean '%s' instead of '%s'?", v->scalars[i], near);
 		else
@@ -189,6 +199,16 @@ static void check_shape(V *v, const Shape *sh, const char *kind)
 			diag_note("did you mean '%s'?", near);
 		v->errors++;
 	}
+}
+
+/* Where an expression's text begins (a binary node's loc is its operator). */
+static Loc expr_start(const Expr *e)
+{
+	Loc l = e->loc;
+	for (; e; e = e->lhs)
+		if (e->kind != EX_MIN && e->kind != EX_MAX && e->loc.col < l.col)
+			l = e->loc;
+	return l;
 }
 
 static bool eval_at(V *v, const Expr *e, const Shape *sh, int64_t *out, const char *what)
@@ -221,7 +241,7 @@ static void check_exprs(V *v, const Shape *sh)
 		const char *what = arena_printf(v->a, "the extent of '%s'", p->name);
 		int64_t n;
 		if (p->extent && eval_at(v, p->extent, sh, &n, what) && n <= 0) {
-			error_at(p->extent->loc, "the extent of '%s' is %lld at this shape; it must be "
+			error_at(expr_start(p->extent), "the extent of '%s' is %lld at this shape; it must be "
 			         "positive", p->name, (long long)n);
 			note_at(sh->loc, "evaluated at this shape");
 			v->errors++;
@@ -251,24 +271,51 @@ static bool ident_char(char c)
 	return c == '_' || isalnum((unsigned char)c);
 }
 
+static bool in_pragma(const Unit *u, size_t off)
+{
+	for (int k = 0; k < u->spec.nlines; k++)
+		if (off >= u->spec.lines[k].begin && off < u->spec.lines[k].end)
+			return true;
+	return false;
+}
+
+/* Is name used as an identifier in the code (not in comments, strings or
+ * the kcc pragmas)? */
+static bool code_uses(const Unit *u, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = u->text, *end = u->text + u->len;
+	while (p < end) {
+		if (p[0] == '/' && p + 1 < end && p[1] == '/') {
+			while (p < end && *p != '\n')
+				p++;
+		} else if (p[0] == '/' && p + 1 < end && p[1] == '*') {
+			const char *close = strstr(p + 2, "*/");
+			p = close ? close + 2 : end;
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p++;
+			while (p < end && *p != q && *p != '\n')
+				p += *p == '\\' ? 2 : 1;
+			p++;
+		} else if (ident_char(*p)) {
+			const char *w = p;
+			while (p < end && ident_char(*p))
+				p++;
+			if ((size_t)(p - w) == n && !strncmp(w, name, n) &&
+			    !in_pragma(u, (size_t)(w - u->text)))
+				return true;
+		} else
+			p++;
+	}
+	return false;
+}
+
 static void check_tune(V *v)
 {
 	const Unit *u = v->u;
 	for (int i = 0; i < u->spec.ntune; i++) {
 		const TuneParam *t = &u->spec.tune[i];
-		size_t n = strlen(t->name);
-		bool used = false;
-		for (const char *p = u->text; !used && (p = strstr(p, t->name)); p += n) {
-			bool left = p == u->text || !ident_char(p[-1]);
-			bool right = !ident_char(p[n]);
-			/* Not the tune line itself. */
-			bool in_pragma = false;
-			for (int k = 0; k < u->spec.nlines; k++)
-				in_pragma |= (size_t)(p - u->text) >= u->spec.lines[k].begin &&
-				             (size_t)(p - u->text) < u->spec.lines[k].end;
-			used = left && right && !in_pragma;
-		}
-		if (!used)
+		if (!code_uses(u, t->name))
 			warning_at(t->loc, "tune parameter '%s' is not used in the code", t->name);
 	}
 }

@@ -227,13 +227,16 @@ const char *nearest_word(const char *word, const char *const *cands, size_t n)
 {
 	const char *best = NULL;
 	size_t bestd = (size_t)-1;
-	size_t limit = strlen(word) / 3 + 1;
 	for (size_t i = 0; i < n; i++) {
+		/* One edit per three letters of the longer word: 'f33'→'f32',
+		 * 'Kk'→'K', but no guess between two single letters. */
+		size_t la = strlen(word), lb = strlen(cands[i]);
+		size_t limit = ((la > lb ? la : lb) + 1) / 3;
 		size_t d = edit_distance(word, cands[i]);
-		if (d < bestd) {
+		if (d <= limit && d > 0 && d < bestd) {
 			bestd = d;
 			best = cands[i];
 		}
 	}
-	return bestd <= limit && bestd > 0 ? best : NULL;
+	return best;
 }

@@ -26,3 +26,4 @@ config.substitutions.append(("%repo", repo))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 if os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")
+config.substitutions.append(("%exit", os.path.join(config.test_source_root, "Inputs", "expect-exit")))

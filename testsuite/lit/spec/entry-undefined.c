@@ -1,0 +1,23 @@
+// Spec error: an entry that is not defined. kcc exits 1, points at the pragma and writes no output.
+// RUN: rm -f %t.out
+// RUN: %exit 1 %kcc -O0 %s -o %t.out 2>&1 | FileCheck %s
+// RUN: test ! -e %t.out
+// CHECK: entry-undefined.c:7:19: error: entry function 'gem' is not defined in this file
+// CHECK: note: did you mean 'gemm'?
+#pragma kcc entry gem
+#pragma kcc param A in  f32[M*K]
+#pragma kcc param B in  f32[K*N]
+#pragma kcc param C out f32[M*N]
+#pragma kcc shape check M=37 N=53 K=29; M=64 N=64 K=64
+#pragma kcc shape bench M=256 N=256 K=256
+
+void gemm(const float *A, const float *B, float *C, int M, int N, int K)
+{
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			float acc = 0.0f;
+			for (int k = 0; k < K; k++)
+				acc += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = acc;
+		}
+}
