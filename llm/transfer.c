@@ -303,7 +303,7 @@ void llm_http_run(LlmClient *c, Job **jobs, int n)
 		int running;
 		curl_multi_perform(c->multi, &running);
 		CURLMsg *m;
-		int left;
+		int left, ended = 0;
 		while ((m = curl_multi_info_read(c->multi, &left))) {
 			if (m->msg != CURLMSG_DONE)
 				continue;
@@ -312,9 +312,10 @@ void llm_http_run(LlmClient *c, Job **jobs, int n)
 			CURLcode rc = m->data.result;
 			finish(c, j, rc);
 			active--;
+			ended++;
 		}
-		if (!count_pending(jobs, n))
-			break;
+		if (ended) /* slots are free and retries scheduled: start again */
+			continue;
 		double wait = isfinite(next) ? next - llm_now() : 1.0;
 		int ms = wait <= 0 ? 0 : wait > 1.0 ? 1000 : (int)(wait * 1000) + 1;
 		if (active)
