@@ -314,6 +314,8 @@ void llm_http_run(LlmClient *c, Job **jobs, int n)
 			active--;
 			ended++;
 		}
+		if (!count_pending(jobs, n))
+			break;
 		if (ended) /* slots are free and retries scheduled: start again */
 			continue;
 		double wait = isfinite(next) ? next - llm_now() : 1.0;
