@@ -114,9 +114,9 @@ static int start(LlmClient *c, Job *j)
 	j->easy = e;
 	j->started = llm_now();
 	j->state = JOB_ACTIVE;
-	diag_trace("kcc: llm: POST %s (%s, %s sample %d, attempt %d)", j->p->url,
-	           j->p->spec, j->req->purpose ? j->req->purpose : "", j->req->sample,
-	           j->resp->attempts);
+	diag_trace("kcc: llm: POST %s (%s, %s%ssample %d, attempt %d)", j->p->url,
+	           j->p->spec, j->req->purpose ? j->req->purpose : "",
+	           j->req->purpose ? " " : "", j->req->sample, j->resp->attempts);
 	curl_multi_add_handle(c->multi, e);
 	return 0;
 }
