@@ -10,6 +10,9 @@
 #define KCC_VERIFY_H
 
 #include "../ir/ir.h"
+#include "../targets/target.h"
+
+#include <stdio.h>
 
 /* The reasons a candidate is rejected. The string names (verify_reason_name)
  * are stable: reports, tests and mutant tags use them. */
@@ -35,10 +38,160 @@ typedef enum {
 	VR_ESCAPED,        /* "escaped": work finished after the harness's sync
 	                      (another stream), or event time far below wall time */
 	VR_PRECISION,      /* "precision": error above the reference's own error */
+	VR_IMPLAUSIBLE,    /* "implausible": timed faster than the hardware's
+	                      physical floor for the spec's flops or bytes */
 	VR__COUNT
 } VerifyReason;
 
 const char *verify_reason_name(VerifyReason r);
 VerifyReason verify_reason_parse(const char *name); /* VR__COUNT if unknown */
+
+/* ---- options ------------------------------------------------------------- */
+
+typedef struct {
+	const Target *target;   /* NULL: from the reference's language */
+	uint64_t seed;          /* 0: fresh from /dev/urandom, unseen by candidates */
+	int nseeds;             /* random-input seeds per shape (>= 3) */
+	int repeats;            /* runs of the first call (>= 3; 10 when paranoid) */
+	bool paranoid;
+	bool edge_shapes;       /* add kcc's own shapes: all ones, primes */
+	bool exact_mode;        /* add a call with small-integer float inputs */
+	bool fp64_reference;    /* build the original promoted to f64 (DESIGN 5.5) */
+	bool sanitizer;         /* compute-sanitizer on the smallest shape, if installed */
+	bool allow_libs;        /* --allow-libs: vendor kernel libraries permitted */
+	bool keep_temps;        /* leave the temp dir (its path is in the verdict) */
+	double timeout_s;       /* per harness run; a hang is VR_TIMEOUT (10) */
+	uint64_t mem_bytes;     /* RLIMIT_AS of cpu runs (16 GiB) */
+	uint64_t fsize_bytes;   /* RLIMIT_FSIZE of every run (8 GiB) */
+	const char *tmpdir;     /* NULL: $TMPDIR, else /tmp */
+	/* --bench */
+	double delta;           /* a gain counts above 1 + delta (0.03) */
+	int rounds;             /* A B alternations (3) */
+	double warmup_s;        /* per round, >= 0.025 */
+	double cap_s;           /* sampling time cap per round (1.0) */
+	int min_samples;        /* per version, over all rounds (30) */
+	int max_samples;        /* per round (2000) */
+	double rel_se;          /* stop when stderr/mean is below (0.01) */
+} VerifyOptions;
+
+void verify_options_default(VerifyOptions *o);
+
+/* ---- verdicts ------------------------------------------------------------ */
+
+typedef struct {
+	VerifyReason reason;  /* VR_OK: accepted */
+	const char *summary;  /* one line for people: what failed, where */
+	const char *check;    /* which check: "static", "build", "A", "B (same
+	                         buffers, new inputs)", "A' (new buffers)", "exact",
+	                         "repeat 2", "sanitizer", "bench", ... */
+	const char *shape;    /* "M=37 N=53 K=29", NULL when not shape-specific */
+	uint64_t seed;
+	const char *param;    /* the buffer, NULL if none */
+	int64_t index;        /* first failing element, -1 if none */
+	double got, want;     /* at index */
+	double max_abs;       /* worst over the compared outputs of the case */
+	double max_rel;       /* max |c-r| / max|r| (normwise) */
+	double rel_l2;        /* ||c-r|| / ||r|| */
+	const char *log;      /* compiler output or the run's stderr tail */
+	const char *tmpdir;   /* kept temp dir, when keep_temps */
+	const char **notes;   /* things the user should know (degenerate cases,
+	                         no fp64 reference, extra streams, ...) */
+	int nnotes, capnotes;
+	int ncalls;           /* calls compared */
+} Verdict;
+
+/* The reference, built (as written and promoted to f64) and run once over
+ * the whole test matrix; reused for every candidate of a search. */
+typedef struct VerifyRef VerifyRef;
+
+/* Build and run the reference. 0 on success; -1 when the reference itself
+ * cannot be verified against (it does not build, crashes, has no usable
+ * shape), after diagnostics. */
+int verify_ref_prepare(Arena *a, const Unit *ref, const VerifyOptions *o, VerifyRef **out);
+/* Check one candidate (NULL: it did not parse). Returns 0 with out->reason
+ * set whenever a verdict was reached, -1 on a tool failure of kcc's own. */
+int verify_candidate(VerifyRef *r, const Unit *cand, Verdict *out);
+/* Remove the temp dir (unless keep_temps). Memory is the arena's. */
+void verify_ref_release(VerifyRef *r);
+
+/* kcc --check REF CAND: prepare, candidate, release. 0 = a verdict. */
+int verify_check(Arena *a, const Unit *ref, const Unit *cand, const VerifyOptions *o,
+                 Verdict *out);
+/* "kcc: check: accepted (...)" or "kcc: check: rejected: wrong: ...". */
+void verify_print_verdict(FILE *f, const Verdict *v);
+
+/* ---- timing (DESIGN 6) ----------------------------------------------------- */
+
+typedef struct {
+	int n;
+	double median, q1, q3, min, max, mean;
+	double wall_median; /* host wall time per call, cross-check of events */
+} BenchStats;
+
+typedef struct {
+	Verdict verdict;      /* VR_OK, or why the timed runs disqualify it
+	                         (bench-shape, escaped, crash, ...) */
+	BenchStats ref, cand;
+	double speedup;       /* median(ref) / median(cand) */
+	double ci_lo, ci_hi;  /* 95% bootstrap interval of the speed-up */
+	const char *call;     /* "gain", "regression" or "noise" */
+	const char *shape;
+	const char *device;   /* the target's one-line description */
+	double gflops, gbps;  /* of the candidate, when the spec has flops/bytes */
+} BenchResult;
+
+/* Time the reference and the candidate alternately (A B A B ...) at the
+ * bench shape, comparing the timed runs' outputs too. The candidate should
+ * have passed verify_candidate. 0 when a result was reached. */
+int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *out);
+void verify_print_bench(FILE *f, const BenchResult *b);
+
+/* ---- the pieces, for the search and the tests ------------------------------- */
+
+/* Static scan of a candidate's text (DESIGN 5.1). VR_OK or VR_FORBIDDEN
+ * with *what naming the construct and *line its line. Sets *streams when the
+ * code creates CUDA streams (reported as a note; the escaped check decides). */
+VerifyReason verify_scan(const char *text, size_t len, Lang lang, bool allow_libs,
+                         const char **what, int *line, bool *streams);
+
+/* How outputs are compared (DESIGN 5.5). */
+typedef struct {
+	bool elementwise;  /* |c-o| <= atol*S + rtol*|o| against the original (spec
+	                      tolerance, or no fp64 reference) */
+	double rtol, atol;
+	bool atol_scaled;  /* S = max(1, max|o|) (defaults), else S = 1 (spec) */
+	double floor_ulps; /* fp64-reference mode: floor in units of the type's
+	                      epsilon times the output scale (32) */
+} Tolerance;
+
+/* The defaults for an element type (documented in docs/verifier.md). */
+Tolerance verify_default_tolerance(ElemType t);
+
+typedef struct {
+	VerifyReason reason; /* VR_OK, VR_UNWRITTEN, VR_NAN, VR_WRONG, VR_PRECISION */
+	int64_t index;       /* first failing element, -1 */
+	double got, want;
+	double max_abs, max_rel, rel_l2, mean_abs;
+	double ref_max_abs;  /* the original's own error against y64 */
+} Compare;
+
+/* Compare n elements. cand and orig have type t; y64 (may be NULL) is the
+ * promoted original, as f64; poison_kind (KCC_POISON_* of kcc_rt.h, 0 none)
+ * is what the outputs held before the call. */
+void verify_compare(ElemType t, size_t n, const void *cand, const void *orig,
+                    const double *y64, int poison_kind, const Tolerance *tol,
+                    Compare *out);
+
+/* Bootstrap CI of median(a)/median(b). */
+void verify_ratio_ci(const double *a, int na, const double *b, int nb, uint64_t seed,
+                     double *ratio, double *lo, double *hi);
+void verify_stats(const double *x, int n, BenchStats *out);
+
+/* The generated harness for u on t, #including kernel_file. NULL and *why
+ * when the entry cannot be bound (a scalar not named by the shapes, ...). */
+char *verify_harness_source(Arena *a, const Unit *u, const Target *t,
+                            const char *kernel_file, const char **why);
+/* Write the embedded runtime headers (kcc_rt.h, ...) into dir. 0 or errno. */
+int verify_write_runtime(Arena *a, const char *dir);
 
 #endif

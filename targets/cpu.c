@@ -1,0 +1,149 @@
+/*
+ * cpu.c — the cpu target: C kernels built with the system compiler
+ * (`cc -O2 -march=native -fopenmp`, $KCC_CC overrides the compiler), run
+ * under RLIMIT_AS, timed with the monotonic clock inside the harness
+ * (verify/templates/kcc_cpu.h). The hardware comes from /proc/cpuinfo and
+ * /sys/devices/system/cpu/cpu0/cache.
+ */
+#include "target.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void add_flags(Arena *a, const char ***argv, size_t *n, size_t *cap,
+                      const char *pre, const char *const *vals)
+{
+	for (int i = 0; vals && vals[i]; i++)
+		ARENA_PUSH(a, *argv, *n, *cap, arena_printf(a, "%s%s", pre, vals[i]));
+}
+
+static int cpu_build(const Target *t, Arena *a, const TargetBuild *b, TargetBuilt *out)
+{
+	(void)t;
+	const char *cc = getenv("KCC_CC");
+	const char **argv = NULL;
+	size_t n = 0, cap = 0;
+	const char *fixed[] = {cc && *cc ? cc : "cc", "-std=gnu17", "-O2", "-march=native",
+	                       "-fopenmp", "-Wall", "-Wno-unknown-pragmas",
+	                       "-Wno-unused-function"};
+	for (size_t i = 0; i < ARRAY_LEN(fixed); i++)
+		ARENA_PUSH(a, argv, n, cap, fixed[i]);
+	add_flags(a, &argv, &n, &cap, "-D", b->defines);
+	add_flags(a, &argv, &n, &cap, "-I", b->incdirs);
+	const char *tail[] = {"-o", b->exe, b->src, "-lm", NULL};
+	for (size_t i = 0; i < ARRAY_LEN(tail); i++)
+		ARENA_PUSH(a, argv, n, cap, tail[i]);
+	ProcSpec ps = {.argv = argv, .cwd = b->dir,
+	               .timeout_s = b->timeout_s > 0 ? b->timeout_s : 300};
+	ProcResult r;
+	proc_run(a, &ps, &r);
+	out->ok = proc_ok(&r);
+	out->cmdline = proc_cmdline(a, argv);
+	out->log = arena_printf(a, "%s%s%s", r.err, r.out,
+	                        proc_ok(&r) || r.exit_code > 0 ? ""
+	                                                       : proc_describe(a, &ps, &r));
+	out->wall_s = r.wall_s;
+	return out->ok ? 0 : -1;
+}
+
+static int cpu_run(const Target *t, Arena *a, const TargetRun *r, ProcResult *out)
+{
+	(void)t;
+	return target_run_proc(a, r, true, out);
+}
+
+/* "32K" / "1024K" / "32M" as in sysfs. */
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	uint64_t v = strtoull(s, &end, 10);
+	if (*end == 'K')
+		v <<= 10;
+	else if (*end == 'M')
+		v <<= 20;
+	return v;
+}
+
+static const char *read_line(Arena *a, const char *path)
+{
+	char *text;
+	size_t len;
+	if (file_read(a, path, &text, &len) != 0)
+		return NULL;
+	text[strcspn(text, "\n")] = 0;
+	return text;
+}
+
+static void read_caches(Arena *a, TargetInfo *info)
+{
+	for (int i = 0; i < 8; i++) {
+		const char *base = arena_printf(a, "/sys/devices/system/cpu/cpu0/cache/index%d", i);
+		const char *lvl = read_line(a, arena_printf(a, "%s/level", base));
+		const char *type = read_line(a, arena_printf(a, "%s/type", base));
+		const char *size = read_line(a, arena_printf(a, "%s/size", base));
+		if (!lvl || !type || !size)
+			break;
+		uint64_t v = parse_size(size);
+		if (!strcmp(lvl, "1") && !strcmp(type, "Data"))
+			info->l1d = v;
+		else if (!strcmp(lvl, "2"))
+			info->l2 = v;
+		else if (!strcmp(lvl, "3"))
+			info->l3 = v;
+	}
+}
+
+static const char *cpu_model(Arena *a)
+{
+	char *text;
+	size_t len;
+	if (file_read(a, "/proc/cpuinfo", &text, &len) != 0)
+		return "unknown cpu";
+	char *p = strstr(text, "model name");
+	if (!p)
+		return "unknown cpu";
+	p = strchr(p, ':');
+	if (!p)
+		return "unknown cpu";
+	p += 1 + strspn(p + 1, " \t");
+	return arena_strndup(a, p, strcspn(p, "\n"));
+}
+
+static int cpu_describe(const Target *t, Arena *a, TargetInfo *out)
+{
+	(void)t;
+	memset(out, 0, sizeof *out);
+	out->present = true;
+	out->model = cpu_model(a);
+#if defined(__x86_64__)
+	out->arch = "x86_64";
+#elif defined(__aarch64__)
+	out->arch = "aarch64";
+#else
+	out->arch = "unknown";
+#endif
+	out->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	out->mem = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+	read_caches(a, out);
+	uint64_t llc = out->l3 ? out->l3 : out->l2 ? out->l2 : (8u << 20);
+	out->flush_bytes = 2 * llc;
+	out->summary = arena_printf(a,
+	    "%s (%s), %d cores, L1d %llu KiB, L2 %llu KiB, L3 %llu KiB, %llu MiB RAM",
+	    out->model, out->arch, out->cores, (unsigned long long)(out->l1d >> 10),
+	    (unsigned long long)(out->l2 >> 10), (unsigned long long)(out->l3 >> 10),
+	    (unsigned long long)(out->mem >> 20));
+	return 0;
+}
+
+const Target target_cpu = {
+    .name = "cpu",
+    .lang = LANG_C,
+    .src_ext = ".c",
+    .runtime = "kcc_cpu.h",
+    .build = cpu_build,
+    .run = cpu_run,
+    .describe = cpu_describe,
+    .sanitize = NULL,
+};

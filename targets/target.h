@@ -1,0 +1,98 @@
+/*
+ * target.h — what kcc needs from a kind of hardware: how to build a
+ * generated harness with the target's compiler and flags, how to run it
+ * (time limits, rlimits), how to run its timing mode, how to describe the
+ * hardware and, where there is one, how to run its sanitizer.
+ *
+ * A Target is a struct of function pointers, as QBE's: the verifier and the
+ * search call through it and never ask which one they hold. Adding a target
+ * (riscv64 under QEMU, say) is a new file here plus a harness runtime header
+ * in verify/templates/, and touches no core code.
+ */
+#ifndef KCC_TARGET_H
+#define KCC_TARGET_H
+
+#include "../ir/ir.h"
+#include "../runners/runner.h"
+
+typedef struct Target Target;
+
+/* One compilation: the harness source (which #includes the kernel file)
+ * into an executable, inside dir. */
+typedef struct {
+	const char *dir;              /* working directory (a fresh temp dir) */
+	const char *src;              /* harness source path */
+	const char *exe;              /* executable to produce */
+	const char *const *defines;   /* "NAME" or "NAME=V"; NULL-terminated or NULL */
+	const char *const *incdirs;   /* NULL-terminated or NULL */
+	double timeout_s;             /* 0: 300 s (nvcc is slow) */
+} TargetBuild;
+
+typedef struct {
+	bool ok;
+	const char *cmdline; /* the compiler command, quoted for a shell */
+	const char *log;     /* compiler output (warnings kept for the report) */
+	double wall_s;
+} TargetBuilt;
+
+/* One run of a built harness. */
+typedef struct {
+	const char *const *argv;  /* argv[0] is the executable */
+	const char *cwd;
+	double timeout_s;         /* 0: 10 s */
+	uint64_t mem_bytes;       /* RLIMIT_AS where the target allows it */
+	uint64_t fsize_bytes;     /* RLIMIT_FSIZE */
+} TargetRun;
+
+/* The hardware, as the prompts and the report show it. Sizes in bytes;
+ * 0 means unknown. */
+typedef struct {
+	bool present;          /* a device answered (cuda: a GPU was found) */
+	const char *model;     /* "AMD EPYC 9654", "NVIDIA H100 80GB HBM3" */
+	const char *arch;      /* "x86_64", "sm_90" */
+	int cores;             /* CPU cores, or SMs */
+	uint64_t l1d, l2, l3;  /* per core L1d, L2 (GPU: device L2), L3 */
+	uint64_t flush_bytes;  /* what the timing loop writes to flush caches */
+	uint64_t mem;          /* RAM, or device memory */
+	double peak_gflops;    /* fp32 peak estimate, 0 unknown */
+	double peak_gbps;      /* memory bandwidth estimate, 0 unknown */
+	const char *summary;   /* one line with all of the above */
+} TargetInfo;
+
+/* Sanitizer findings: which tool reported, and its output's tail. */
+typedef struct {
+	bool ran;          /* false: the tool is not installed */
+	bool clean;
+	const char *tool;  /* "memcheck", ... the first that reported */
+	const char *log;
+} TargetSanitized;
+
+struct Target {
+	const char *name;      /* "cpu", "cuda" */
+	Lang lang;             /* the kernels it runs */
+	const char *src_ext;   /* ".c", ".cu" */
+	const char *runtime;   /* harness runtime header in verify/templates/ */
+	int (*build)(const Target *t, Arena *a, const TargetBuild *b, TargetBuilt *out);
+	/* Run once; 0 when it ran (whatever its status), -1 if it could not start. */
+	int (*run)(const Target *t, Arena *a, const TargetRun *r, ProcResult *out);
+	/* Fill *out (cached after the first call); 0 on success. Never fails
+	 * hard: unknown fields are 0 and present says whether a device answered. */
+	int (*describe)(const Target *t, Arena *a, TargetInfo *out);
+	/* Run the harness under the target's sanitizers; NULL when none. */
+	int (*sanitize)(const Target *t, Arena *a, const TargetRun *r, TargetSanitized *out);
+};
+
+/* The registry: "cpu", "cuda"; NULL if unknown. */
+const Target *target_find(const char *name);
+/* The target for a language (LANG_C: cpu, LANG_CUDA: cuda). */
+const Target *target_for_lang(Lang lang);
+/* Names of all targets, NULL-terminated (for --help and errors). */
+const char *const *target_names(void);
+
+/* Shared by the targets: run through proc_run with the given limits, with
+ * the environment kcc gives every candidate. */
+int target_run_proc(Arena *a, const TargetRun *r, bool limit_as, ProcResult *out);
+/* Look a program up in PATH and in extra dirs; arena path or NULL. */
+const char *target_which(Arena *a, const char *prog, const char *const *extra_dirs);
+
+#endif

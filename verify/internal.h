@@ -1,0 +1,108 @@
+/*
+ * internal.h — what verify/'s files share and nobody else needs: the
+ * binding of the entry's parameters, the plan kcc writes for a harness run,
+ * and the records it reads back.
+ */
+#ifndef KCC_VERIFY_INTERNAL_H
+#define KCC_VERIFY_INTERNAL_H
+
+#include "verify.h"
+#include "templates/kcc_rt.h"
+
+/* The entry's scalar parameters, in signature order, bound by name from
+ * the shape. */
+typedef struct {
+	const char **scalars;
+	int nscalars;
+} Binding;
+
+int harness_bind(Arena *a, const Unit *u, Binding *b, const char **why);
+
+/* One call of a check-mode plan. */
+typedef struct {
+	int set;          /* buffer set 0 or 1 */
+	uint64_t seed;
+	int fill;         /* KCC_FILL_* */
+	int poison;       /* KCC_POISON_* */
+	const char *what; /* "A", "B (same buffers, new inputs)", ... */
+	int shape;        /* index into the case list */
+	int base;         /* for repeats and A': the call whose results it repeats, -1 */
+} PlanCall;
+
+/* One buffer in one result record. */
+typedef struct {
+	bool guard_ok, escaped;
+	uint64_t hash_before, hash_after;
+	size_t nbytes;
+	const unsigned char *data; /* outputs only */
+} ResBuf;
+
+typedef struct {
+	int ncalls;
+	ResBuf **calls;     /* calls[i][p] */
+	int nsamples;
+	double *ev, *wall;  /* bench samples */
+	bool complete;      /* END tag seen */
+} Results;
+
+enum { CALL_A, CALL_B, CALL_A2, CALL_SEED, CALL_EXACT, CALL_REPEAT };
+
+typedef struct {
+	Shape shape;
+	const char *text;
+	bool edge;
+	int64_t *n, *lo, *hi; /* per spec param */
+	int64_t *s;           /* scalars, in binding order */
+	uint64_t bytes;       /* all buffers */
+	const char *plan;     /* check-mode plan file */
+	Results ref, y64;
+	bool have_y64;
+} Case;
+
+struct VerifyRef {
+	Arena *a;
+	VerifyOptions o;
+	const Target *t;
+	const Unit *u;
+	TargetInfo info;
+	char *dir;
+	Binding bind;
+	Case *cases;
+	int ncases;
+	PlanCall *calls;
+	int ncalls;
+	const char *ref_exe, *y64_exe;
+	uint64_t master;
+	int ncand;
+	const char **notes;
+	int nnotes, capnotes;
+	const Unit *last_cand; /* the last candidate built, for verify_bench */
+	const char *last_exe;
+};
+
+/* verify.c's pieces that bench.c uses. */
+const char *vr_build_unit(VerifyRef *r, const Unit *u, const char *sub, bool promote,
+                          TargetBuilt *tb, const char **why);
+VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan, const char *tag,
+                            double timeout, Results *res, const char **log);
+int vr_make_case(VerifyRef *r, const Shape *sh, bool edge, Case *c, const char **why);
+void vr_plan_call(Strbuf *sb, const VerifyRef *r, const Case *c, const PlanCall *pc);
+const char *vr_plan_header(Arena *a, const VerifyRef *r, int mode, int ncalls);
+const char *vr_write_plan(VerifyRef *r, const Case *c, int from, int to, const char *name);
+VerifyReason vr_compare_call(VerifyRef *r, const Case *c, int i, ResBuf *cb, Verdict *v);
+void vr_ref_note(VerifyRef *r, const char *note);
+void vr_verdict_note(Arena *a, Verdict *v, const char *note);
+char *vr_shape_text(Arena *a, const Shape *s);
+
+/* Parse a results file (arena-owned). 0 on success, -1 if malformed. */
+int results_parse(Arena *a, const char *data, size_t len, int nparams, Results *r);
+
+/* The embedded templates (templates_embed.c). */
+struct VerifyTemplate {
+	const char *name;
+	const char *text;
+	size_t len;
+};
+extern const struct VerifyTemplate verify_templates[];
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * kcc_cpu.h — the cpu target's side of the harness: "device" memory is
+ * host memory, synchronisation is a no-op (OpenMP regions join before the
+ * entry returns; threads of its own are forbidden by the static scan), the
+ * timer is the monotonic clock and the cache flush writes and reads a
+ * buffer twice the last-level cache.
+ */
+#ifndef KCC_CPU_H
+#define KCC_CPU_H
+
+#define KCC_HAS_STREAMS 0
+
+static void kcc_init(void)
+{
+}
+
+static void *kcc_dalloc(size_t n)
+{
+	/* 64-byte alignment: the guard zone keeps it for the data, as cudaMalloc's
+	 * 256 bytes do on the GPU, so aligned vector loads behave the same. */
+	void *p = aligned_alloc(64, (n + 63) / 64 * 64);
+	if (!p)
+		kcc_fail(5, "out of memory (%zu bytes)", n);
+	return p;
+}
+
+static void kcc_dfree(void *p)
+{
+	free(p);
+}
+
+static void kcc_h2d(void *d, const void *h, size_t n)
+{
+	memcpy(d, h, n);
+}
+
+static void kcc_d2h(void *h, const void *d, size_t n)
+{
+	memcpy(h, d, n);
+}
+
+static void kcc_d2d(void *d, const void *s, size_t n)
+{
+	memcpy(d, s, n);
+}
+
+static void kcc_dset(void *d, int byte, size_t n)
+{
+	memset(d, byte, n);
+}
+
+static void kcc_after_call(void)
+{
+}
+
+static void kcc_sync_stream(void)
+{
+}
+
+static void kcc_sync_device(void)
+{
+}
+
+static void kcc_flush(size_t bytes)
+{
+	static unsigned char *buf;
+	static unsigned char round;
+	static volatile unsigned long sink;
+	if (!bytes)
+		return;
+	if (!buf)
+		buf = (unsigned char *)kcc_xmalloc(bytes);
+	memset(buf, ++round, bytes);
+	unsigned long s = 0;
+	for (size_t i = 0; i < bytes; i += 64)
+		s += buf[i];
+	sink = s;
+}
+
+static double kcc_t0;
+
+static void kcc_tstart(void)
+{
+	kcc_t0 = kcc_now();
+}
+
+static double kcc_tstop(void)
+{
+	return kcc_now() - kcc_t0;
+}
+
+static void kcc_finish(void)
+{
+}
+
+#endif

@@ -1,0 +1,848 @@
+/*
+ * verify.c — the verifier's protocol (DESIGN 5): the reference is built
+ * twice (as written, and promoted to f64 where it builds that way) and run
+ * over the test matrix once; each candidate is then scanned, built, run
+ * over the same matrix in its own processes and compared here, in kcc.
+ *
+ * The matrix: every `shape check`, plus kcc's edge shapes (all names 1;
+ * each name the next prime) where the original runs cleanly; per shape one
+ * process runs the calls A (seed 1, sentinel poison), B (same buffers, new
+ * inputs, NaN poison), A' (new buffers, A's inputs), one more random seed,
+ * an exact-integer call, and repeats of A. A failure of B or A' where A
+ * passed is "stateful" when B alone, in a fresh process, passes; a repeat
+ * that fails after A passed is "nondeterministic".
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- small helpers ----------------------------------------------------------- */
+
+static void add_note(Arena *a, const char ***v, int *n, int *cap, const char *note)
+{
+	for (int i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], note))
+			return;
+	size_t nn = (size_t)*n, cc = (size_t)*cap;
+	ARENA_PUSH(a, *v, nn, cc, note);
+	*n = (int)nn;
+	*cap = (int)cc;
+}
+
+void vr_ref_note(VerifyRef *r, const char *note)
+{
+	add_note(r->a, &r->notes, &r->nnotes, &r->capnotes, note);
+}
+
+void vr_verdict_note(Arena *a, Verdict *v, const char *note)
+{
+	add_note(a, &v->notes, &v->nnotes, &v->capnotes, note);
+}
+
+static uint64_t fresh_seed(void)
+{
+	uint64_t s = 0;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (read(fd, &s, sizeof s) != (ssize_t)sizeof s)
+			s = 0;
+		close(fd);
+	}
+	return s ? s : (uint64_t)getpid() * 0x9e3779b97f4a7c15ull;
+}
+
+static uint64_t seed_n(const VerifyRef *r, int k)
+{
+	return kcc_mix(r->master + (uint64_t)k * 0x632be59bd9b4e019ull) >> 1;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void rm_rf(const char *dir)
+{
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+char *vr_shape_text(Arena *a, const Shape *s)
+{
+	Strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < s->n; i++)
+		sb_addf(&sb, "%s%s=%lld", i ? " " : "", s->names[i], (long long)s->values[i]);
+	return sb_to_arena(&sb, a);
+}
+
+static int write_file(const char *path, const char *text)
+{
+	return file_write_atomic(path, text, strlen(text));
+}
+
+/* ---- the matrix ------------------------------------------------------------------ */
+
+static int eval_or(const Expr *e, const Shape *s, int64_t dflt, int64_t *out)
+{
+	const char *why;
+	const Expr *bad;
+	if (!e) {
+		*out = dflt;
+		return 0;
+	}
+	return expr_eval(e, s, out, &why, &bad);
+}
+
+/* Fill a case from a shape; -1 (and *why) when the shape does not bind. */
+int vr_make_case(VerifyRef *r, const Shape *sh, bool edge, Case *c, const char **why)
+{
+	const Spec *sp = &r->u->spec;
+	memset(c, 0, sizeof *c);
+	c->shape = *sh;
+	c->edge = edge;
+	c->text = vr_shape_text(r->a, sh);
+	int np = sp->nparams;
+	c->n = arena_alloc(r->a, sizeof(int64_t) * (size_t)(np + 1));
+	c->lo = arena_alloc(r->a, sizeof(int64_t) * (size_t)(np + 1));
+	c->hi = arena_alloc(r->a, sizeof(int64_t) * (size_t)(np + 1));
+	c->s = arena_alloc(r->a, sizeof(int64_t) * (size_t)(r->bind.nscalars + 1));
+	for (int p = 0; p < np; p++) {
+		const SpecParam *pp = &sp->params[p];
+		if (spec_extent(pp, sh, &c->n[p], why) != 0)
+			return -1;
+		if (eval_or(pp->lo, sh, 0, &c->lo[p]) || eval_or(pp->hi, sh, 0, &c->hi[p])) {
+			*why = "range() does not evaluate";
+			return -1;
+		}
+		if (pp->hi && c->hi[p] <= c->lo[p]) {
+			*why = arena_printf(r->a, "empty range for '%s'", pp->name);
+			return -1;
+		}
+		c->bytes += (uint64_t)c->n[p] * elem_size(pp->type);
+	}
+	for (int i = 0; i < r->bind.nscalars; i++) {
+		bool found;
+		c->s[i] = shape_get(sh, r->bind.scalars[i], &found);
+		if (!found) {
+			*why = arena_printf(r->a, "shape does not set '%s'", r->bind.scalars[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void push_call(VerifyRef *r, size_t *cap, int kind, int set, uint64_t seed, int fill,
+                      int poison, const char *what)
+{
+	PlanCall c = {.set = set, .seed = seed, .fill = fill, .poison = poison, .what = what,
+	              .base = kind};
+	size_t n = (size_t)r->ncalls;
+	ARENA_PUSH(r->a, r->calls, n, *cap, c);
+	r->ncalls = (int)n;
+}
+
+static void make_calls(VerifyRef *r)
+{
+	size_t cap = 0;
+	uint64_t s1 = seed_n(r, 1);
+	push_call(r, &cap, CALL_A, 0, s1, KCC_FILL_RANDOM, KCC_POISON_SENTINEL, "A");
+	push_call(r, &cap, CALL_B, 0, seed_n(r, 2), KCC_FILL_RANDOM, KCC_POISON_NAN,
+	          "B (same buffers, new inputs)");
+	push_call(r, &cap, CALL_A2, 1, s1, KCC_FILL_RANDOM, KCC_POISON_NAN,
+	          "A' (new buffers, A's inputs)");
+	for (int k = 3; k <= (r->o.nseeds > 3 ? r->o.nseeds : 3); k++)
+		push_call(r, &cap, CALL_SEED, 0, seed_n(r, k), KCC_FILL_RANDOM,
+		          k & 1 ? KCC_POISON_SENTINEL : KCC_POISON_NAN,
+		          arena_printf(r->a, "seed %d", k));
+	if (r->o.exact_mode)
+		push_call(r, &cap, CALL_EXACT, 0, seed_n(r, 100), KCC_FILL_EXACT,
+		          KCC_POISON_SENTINEL, "exact (small-integer inputs)");
+	int reps = r->o.paranoid && r->o.repeats < 10 ? 10 : r->o.repeats;
+	for (int k = 2; k <= reps; k++)
+		push_call(r, &cap, CALL_REPEAT, 0, s1, KCC_FILL_RANDOM,
+		          k & 1 ? KCC_POISON_SENTINEL : KCC_POISON_NAN,
+		          arena_printf(r->a, "repeat %d of A", k));
+}
+
+void vr_plan_call(Strbuf *sb, const VerifyRef *r, const Case *c, const PlanCall *pc)
+{
+	sb_addf(sb, "%d %llu %d %d", pc->set, (unsigned long long)pc->seed, pc->fill,
+	        pc->poison);
+	for (int p = 0; p < r->u->spec.nparams; p++)
+		sb_addf(sb, "  %lld %lld %lld", (long long)c->n[p], (long long)c->lo[p],
+		        (long long)c->hi[p]);
+	if (!r->u->spec.nparams)
+		sb_adds(sb, "  0 0 0");
+	sb_adds(sb, " ");
+	for (int i = 0; i < r->bind.nscalars; i++)
+		sb_addf(sb, " %lld", (long long)c->s[i]);
+	sb_addc(sb, '\n');
+}
+
+const char *vr_plan_header(Arena *a, const VerifyRef *r, int mode, int ncalls)
+{
+	return arena_printf(a, "KCCP 1 %d %d %d %llu %d\n", mode,
+	                    r->u->spec.nparams ? r->u->spec.nparams : 1, r->bind.nscalars,
+	                    (unsigned long long)r->info.flush_bytes, ncalls);
+}
+
+/* A check-mode plan of calls [from, to) of the matrix, written to path. */
+const char *vr_write_plan(VerifyRef *r, const Case *c, int from, int to, const char *name)
+{
+	Strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, vr_plan_header(r->a, r, 0, to - from));
+	for (int i = from; i < to; i++)
+		vr_plan_call(&sb, r, c, &r->calls[i]);
+	const char *path = arena_printf(r->a, "%s/%s", r->dir, name);
+	int err = write_file(path, sb_str(&sb));
+	sb_release(&sb);
+	return err ? NULL : path;
+}
+
+/* ---- building and running ------------------------------------------------------- */
+
+/* Write unit u's file and harness into dir/sub; build exe there. */
+const char *vr_build_unit(VerifyRef *r, const Unit *u, const char *sub, bool promote,
+                              TargetBuilt *tb, const char **why)
+{
+	Arena *a = r->a;
+	const char *d = arena_printf(a, "%s/%s", r->dir, sub);
+	const char *kfile = arena_printf(a, "kernel%s", r->t->src_ext);
+	const char *hfile = arena_printf(a, "%s/harness%s", d, r->t->src_ext);
+	const char *exe = arena_printf(a, "%s/%s", d, promote ? "harness-f64" : "harness");
+	memset(tb, 0, sizeof *tb);
+	if (file_mkdirs(d, 0700) || verify_write_runtime(a, d) ||
+	    file_write_atomic(arena_printf(a, "%s/%s", d, kfile), u->text, u->len)) {
+		*why = arena_printf(a, "cannot write into %s: %s", d, strerror(errno));
+		return NULL;
+	}
+	const char *src = verify_harness_source(a, u, r->t, kfile, why);
+	if (!src || write_file(hfile, src))
+		return NULL;
+	const char *defs[] = {"KCC_PROMOTE", NULL};
+	TargetBuild b = {.dir = d, .src = hfile, .exe = exe, .defines = promote ? defs : NULL};
+	if (r->t->build(r->t, a, &b, tb) != 0) {
+		*why = "build failed";
+		return NULL;
+	}
+	return exe;
+}
+
+/* Run exe on plan; results parsed into *res. The reason for a run that
+ * did not finish cleanly (crash, timeout, cuda-error), else VR_OK. */
+VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan,
+                                const char *tag, double timeout, Results *res,
+                                const char **log)
+{
+	Arena *a = r->a;
+	const char *out = arena_printf(a, "%s.%s.out", plan, tag);
+	const char *argv[] = {exe, plan, out, NULL};
+	char *cwd = arena_strdup(a, exe);
+	*strrchr(cwd, '/') = 0;
+	TargetRun tr = {.argv = argv, .cwd = cwd, .timeout_s = timeout,
+	                .mem_bytes = r->o.mem_bytes, .fsize_bytes = r->o.fsize_bytes};
+	ProcResult pr;
+	memset(res, 0, sizeof *res);
+	if (r->t->run(r->t, a, &tr, &pr) != 0) {
+		*log = arena_printf(a, "cannot start %s: %s", exe, strerror(pr.spawn_errno));
+		return VR_CRASH;
+	}
+	char *data = NULL;
+	size_t len = 0;
+	if (file_read(a, out, &data, &len) == 0)
+		results_parse(a, data, len, r->u->spec.nparams ? r->u->spec.nparams : 1, res);
+	unlink(out);
+	*log = proc_tail(pr.err, 20);
+	if (pr.timed_out) {
+		*log = arena_printf(a, "timed out after %.1f s\n%s", timeout, *log);
+		return VR_TIMEOUT;
+	}
+	if (pr.exit_code == 3)
+		return VR_CUDA_ERROR;
+	if (!proc_ok(&pr)) {
+		*log = arena_printf(a, "%s\n%s", proc_describe(a, &(ProcSpec){0}, &pr), *log);
+		return VR_CRASH;
+	}
+	if (!res->complete) {
+		*log = arena_printf(a, "the harness exited without writing all results\n%s", *log);
+		return VR_CRASH;
+	}
+	return VR_OK;
+}
+
+/* ---- the reference ------------------------------------------------------------ */
+
+static bool has_poison(ElemType t, const ResBuf *b, int poison)
+{
+	unsigned char pb[8];
+	size_t es = elem_size(t);
+	kcc_poison_elem(pb, (int)t, poison);
+	for (size_t i = 0; i + es <= b->nbytes; i += es)
+		if (!memcmp(b->data + i, pb, es))
+			return true;
+	return false;
+}
+
+/* Why the original's own run of case c is unusable, or NULL. */
+static const char *ref_problem(VerifyRef *r, const Case *c)
+{
+	const Spec *sp = &r->u->spec;
+	if (c->ref.ncalls != r->ncalls)
+		return "it did not complete the calls";
+	for (int i = 0; i < r->ncalls; i++)
+		for (int p = 0; p < sp->nparams; p++) {
+			const ResBuf *b = &c->ref.calls[i][p];
+			const SpecParam *pp = &sp->params[p];
+			if (!b->guard_ok)
+				return arena_printf(r->a, "it writes outside '%s'", pp->name);
+			if (pp->role == ROLE_IN && b->hash_after != b->hash_before)
+				return arena_printf(r->a, "it modifies the input '%s'", pp->name);
+			if (pp->role == ROLE_OUT && r->calls[i].poison == KCC_POISON_SENTINEL &&
+			    has_poison(pp->type, b, KCC_POISON_SENTINEL))
+				return arena_printf(r->a, "it leaves part of '%s' unwritten (declare it "
+				                          "inout?)", pp->name);
+		}
+	return NULL;
+}
+
+static bool all_equal(ElemType t, const ResBuf *b, bool zero)
+{
+	size_t es = elem_size(t), n = b->nbytes / es;
+	for (size_t i = 0; i < n; i++) {
+		double v = kcc_load(b->data, (int)t, i);
+		if (zero ? !(fabs(v) <= 1e-30) : memcmp(b->data + i * es, b->data, es) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* DESIGN 5.3: outputs that cannot tell right from wrong. */
+static void check_degenerate(VerifyRef *r, const Case *c)
+{
+	const Spec *sp = &r->u->spec;
+	for (int p = 0; p < sp->nparams; p++) {
+		const SpecParam *pp = &sp->params[p];
+		if (pp->role == ROLE_IN)
+			continue;
+		const ResBuf *a = &c->ref.calls[0][p], *b = &c->ref.calls[1][p];
+		const char *kind = NULL;
+		if (all_equal(pp->type, a, true))
+			kind = "all zero";
+		else if (a->nbytes > elem_size(pp->type) && all_equal(pp->type, a, false))
+			kind = "constant";
+		else if (pp->role == ROLE_OUT && a->nbytes == b->nbytes &&
+		         !memcmp(a->data, b->data, a->nbytes))
+			kind = "the same for every seed";
+		if (kind)
+			vr_ref_note(r, arena_printf(r->a, "the original's output '%s' is %s at shape %s: "
+			                               "this case cannot tell right from wrong; only "
+			                               "the other calls and shapes count",
+			                         pp->name, kind, c->text));
+	}
+}
+
+static int run_reference_case(VerifyRef *r, Case *c, int idx)
+{
+	const char *log;
+	c->plan = vr_write_plan(r, c, 0, r->ncalls, arena_printf(r->a, "case%d.plan", idx));
+	if (!c->plan)
+		return -1;
+	VerifyReason vr = vr_run_harness(r, r->ref_exe, c->plan, "ref", r->o.timeout_s * 3, &c->ref,
+	                              &log);
+	const char *problem = vr != VR_OK ? arena_printf(r->a, "%s: %s",
+	                                                 verify_reason_name(vr), log)
+	                                  : ref_problem(r, c);
+	if (problem) {
+		if (c->edge) {
+			vr_ref_note(r, arena_printf(r->a, "edge shape %s dropped: the original fails "
+			                               "there (%s)", c->text, proc_tail(problem, 1)));
+			return 1;
+		}
+		error_at(c->shape.loc, "the original kernel fails at shape %s: %s", c->text,
+		         problem);
+		return -1;
+	}
+	check_degenerate(r, c);
+	if (r->y64_exe) {
+		vr = vr_run_harness(r, r->y64_exe, c->plan, "f64", r->o.timeout_s * 3, &c->y64, &log);
+		c->have_y64 = vr == VR_OK && c->y64.ncalls == r->ncalls;
+		if (!c->have_y64)
+			vr_ref_note(r, arena_printf(r->a, "no fp64 reference at shape %s (%s): fixed "
+			                               "tolerances used there", c->text,
+			                         verify_reason_name(vr)));
+	}
+	return 0;
+}
+
+static bool all_f32_floats(const Unit *u)
+{
+	bool any = false;
+	for (int p = 0; p < u->spec.nparams; p++) {
+		ElemType t = u->spec.params[p].type;
+		if (t == ET_F16 || t == ET_BF16)
+			return false;
+		any |= t == ET_F32;
+	}
+	return any;
+}
+
+static void add_shape(VerifyRef *r, size_t *cap, const Shape *sh, bool edge)
+{
+	for (int i = 0; i < r->ncases; i++) {
+		const Shape *o = &r->cases[i].shape;
+		bool same = o->n == sh->n;
+		for (int k = 0; same && k < sh->n; k++)
+			same = o->values[k] == sh->values[k];
+		if (same)
+			return;
+	}
+	Case c;
+	const char *why = "?";
+	if (vr_make_case(r, sh, edge, &c, &why) != 0) {
+		if (!edge)
+			error_at(sh->loc, "shape %s: %s", vr_shape_text(r->a, sh), why);
+		return;
+	}
+	size_t n = (size_t)r->ncases;
+	ARENA_PUSH(r->a, r->cases, n, *cap, c);
+	r->ncases = (int)n;
+}
+
+static int64_t next_prime(int64_t v)
+{
+	for (int64_t p = v + 1;; p++) {
+		bool prime = p > 1;
+		for (int64_t d = 2; prime && d * d <= p; d++)
+			prime = p % d != 0;
+		if (prime)
+			return p;
+	}
+}
+
+static void edge_shape(VerifyRef *r, size_t *cap, bool ones)
+{
+	const Shape *s0 = &r->u->spec.check[0];
+	Shape e = *s0;
+	e.values = arena_alloc(r->a, sizeof(int64_t) * (size_t)(s0->n + 1));
+	for (int i = 0; i < s0->n; i++)
+		e.values[i] = ones ? 1 : next_prime(s0->values[i]);
+	add_shape(r, cap, &e, true);
+}
+
+static int make_cases(VerifyRef *r)
+{
+	size_t cap = 0;
+	int errs = diag_error_count();
+	for (int i = 0; i < r->u->spec.ncheck; i++)
+		add_shape(r, &cap, &r->u->spec.check[i], false);
+	if (diag_error_count() != errs)
+		return -1;
+	if (r->o.edge_shapes && r->u->spec.ncheck) {
+		edge_shape(r, &cap, true);
+		edge_shape(r, &cap, false);
+	}
+	if (!r->ncases) {
+		diag_error("%s: no `#pragma kcc shape check` to verify with", r->u->path);
+		return -1;
+	}
+	return 0;
+}
+
+static int build_reference(VerifyRef *r)
+{
+	TargetBuilt tb;
+	const char *why = "";
+	r->ref_exe = vr_build_unit(r, r->u, "ref", false, &tb, &why);
+	if (!r->ref_exe) {
+		diag_error("%s: the original does not build for %s: %s", r->u->path, r->t->name, why);
+		if (tb.cmdline)
+			diag_note("command: %s\n%s", tb.cmdline, proc_tail(tb.log ? tb.log : "", 20));
+		return -1;
+	}
+	if (!r->o.fp64_reference || !all_f32_floats(r->u))
+		return 0;
+	r->y64_exe = vr_build_unit(r, r->u, "ref", true, &tb, &why);
+	if (!r->y64_exe)
+		vr_ref_note(r, "the original does not build promoted to f64 (float -> double): "
+		            "outputs are compared with fixed tolerances");
+	return 0;
+}
+
+int verify_ref_prepare(Arena *a, const Unit *ref, const VerifyOptions *o, VerifyRef **out)
+{
+	VerifyRef *r = arena_alloc(a, sizeof *r);
+	*out = r;
+	r->a = a;
+	r->o = *o;
+	r->u = ref;
+	r->t = o->target ? o->target : target_for_lang(ref->lang);
+	r->master = o->seed ? o->seed : fresh_seed();
+	const char *why = "";
+	if (harness_bind(a, ref, &r->bind, &why) != 0) {
+		diag_error("%s: cannot call the entry: %s", ref->path, why);
+		return -1;
+	}
+	r->t->describe(r->t, a, &r->info);
+	const char *tmp = o->tmpdir ? o->tmpdir : getenv("TMPDIR");
+	r->dir = arena_printf(a, "%s/kcc-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(r->dir)) {
+		diag_error("cannot create a temp dir under %s: %s", tmp, strerror(errno));
+		r->dir = NULL;
+		return -1;
+	}
+	make_calls(r);
+	if (make_cases(r) || build_reference(r))
+		return -1;
+	for (int i = 0; i < r->ncases; i++) {
+		int rc = run_reference_case(r, &r->cases[i], i);
+		if (rc < 0)
+			return -1;
+		if (rc > 0) { /* dropped edge shape */
+			memmove(&r->cases[i], &r->cases[i + 1],
+			        sizeof(Case) * (size_t)(r->ncases - i - 1));
+			r->ncases--;
+			i--;
+		}
+	}
+	return 0;
+}
+
+void verify_ref_release(VerifyRef *r)
+{
+	if (r && r->dir && !r->o.keep_temps)
+		rm_rf(r->dir);
+	if (r)
+		r->dir = NULL;
+}
+
+/* ---- a candidate ------------------------------------------------------------------ */
+
+static void reject(Verdict *v, VerifyReason why, const char *summary)
+{
+	v->reason = why;
+	v->summary = summary;
+}
+
+static void hash_pragmas(const Unit *u, char out[65])
+{
+	if (u->spec_hash[0]) {
+		memcpy(out, u->spec_hash, 65);
+		return;
+	}
+	Sha256 s;
+	sha256_init(&s);
+	for (int i = 0; i < u->spec.nlines; i++) {
+		const PragmaLine *l = &u->spec.lines[i];
+		if (!l->kind || strcmp(l->kind, "tune") != 0)
+			sha256_update(&s, u->text + l->begin, l->end - l->begin + 1);
+	}
+	unsigned char d[32];
+	sha256_final(&s, d);
+	for (int i = 0; i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+static bool same_signature(const Unit *a, const Unit *b)
+{
+	if (a->iface[0] && b->iface[0])
+		return !strcmp(a->iface, b->iface);
+	if (strcmp(a->spec.entry ? a->spec.entry : "", b->spec.entry ? b->spec.entry : "") ||
+	    a->nparams != b->nparams)
+		return false;
+	for (int i = 0; i < a->nparams; i++)
+		if (strcmp(a->params[i].type, b->params[i].type) ||
+		    strcmp(a->params[i].name, b->params[i].name))
+			return false;
+	return true;
+}
+
+static int static_checks(VerifyRef *r, const Unit *c, Verdict *v)
+{
+	v->check = "static";
+	if (!c) {
+		reject(v, VR_PARSE, "the candidate does not parse");
+		return -1;
+	}
+	if (!same_signature(r->u, c)) {
+		reject(v, VR_SIGNATURE, arena_printf(r->a, "the entry '%s' is missing or its "
+		                                           "signature changed",
+		                                     r->u->spec.entry));
+		return -1;
+	}
+	char h1[65], h2[65];
+	hash_pragmas(r->u, h1);
+	hash_pragmas(c, h2);
+	if (strcmp(h1, h2)) {
+		reject(v, VR_PRAGMA, "the `#pragma kcc` lines changed (only `tune` may be added)");
+		return -1;
+	}
+	const char *what;
+	int line;
+	bool streams;
+	if (verify_scan(c->text, c->len, c->lang, r->o.allow_libs, &what, &line, &streams) !=
+	    VR_OK) {
+		reject(v, VR_FORBIDDEN, arena_printf(r->a, "%s:%d: %s", c->path ? c->path : "",
+		                                     line, what));
+		return -1;
+	}
+	if (streams)
+		vr_verdict_note(r->a, v, "the candidate creates CUDA streams; the escaped-work "
+		                      "check applies");
+	return 0;
+}
+
+static void describe_value(VerifyRef *r, Verdict *v, const SpecParam *pp, const Compare *cm,
+                           const PlanCall *pc)
+{
+	v->param = pp->name;
+	v->index = cm->index;
+	v->got = cm->got;
+	v->want = cm->want;
+	const char *what = cm->reason == VR_UNWRITTEN ? "still holds the poison written before "
+	                                                "the call"
+	                   : cm->reason == VR_NAN ? "has a different NaN/Inf than the original"
+	                                          : "differs from the reference";
+	v->summary = arena_printf(r->a, "%s[%lld] = %.9g %s (%.9g) at call '%s'; max abs error "
+	                                "%.3g, normwise %.3g, rel L2 %.3g",
+	                          pp->name, (long long)cm->index, cm->got, what, cm->want,
+	                          pc->what, cm->max_abs, cm->max_rel, cm->rel_l2);
+}
+
+static const double *y64_of(VerifyRef *r, const Case *c, int call, int p)
+{
+	if (!c->have_y64 || r->u->spec.params[p].type != ET_F32)
+		return NULL;
+	const ResBuf *b = &c->y64.calls[call][p];
+	double *y = arena_alloc(r->a, b->nbytes + 8); /* the file's bytes may be unaligned */
+	memcpy(y, b->data, b->nbytes);
+	return y;
+}
+
+static Tolerance tolerance_for(const Unit *u, ElemType t)
+{
+	Tolerance tol = verify_default_tolerance(t);
+	if (u->spec.has_tolerance && elem_is_float(t)) {
+		tol.elementwise = true;
+		tol.rtol = u->spec.rtol;
+		tol.atol = u->spec.atol;
+		tol.atol_scaled = false;
+	}
+	return tol;
+}
+
+/* Compare one call's record; VR_OK or the reason (verdict filled). */
+VerifyReason vr_compare_call(VerifyRef *r, const Case *c, int i, ResBuf *cb, Verdict *v)
+{
+	const Spec *sp = &r->u->spec;
+	const ResBuf *rb = c->ref.calls[i];
+	const PlanCall *pc = &r->calls[i];
+	for (int p = 0; p < sp->nparams; p++) {
+		const SpecParam *pp = &sp->params[p];
+		const char *msg = NULL;
+		VerifyReason why = VR_OK;
+		if (!cb[p].guard_ok)
+			why = VR_GUARD, msg = "wrote into the guard zone around '%s' (out of bounds)";
+		else if (cb[p].hash_before != rb[p].hash_before)
+			why = VR_INPUT_MODIFIED, msg = "'%s' changed before the entry was called";
+		else if (pp->role == ROLE_IN && cb[p].hash_after != cb[p].hash_before)
+			why = VR_INPUT_MODIFIED, msg = "modified the input '%s'";
+		else if (cb[p].escaped)
+			why = VR_ESCAPED, msg = "'%s' changed after the harness's stream was "
+			                        "synchronised (work escaped to another stream)";
+		else if (cb[p].nbytes != rb[p].nbytes)
+			why = VR_CRASH, msg = "malformed results for '%s'";
+		if (why) {
+			v->param = pp->name;
+			reject(v, why, arena_printf(r->a, msg, pp->name));
+			return why;
+		}
+	}
+	for (int p = 0; p < sp->nparams; p++) {
+		const SpecParam *pp = &sp->params[p];
+		if (pp->role == ROLE_IN)
+			continue;
+		Tolerance tol = tolerance_for(r->u, pp->type);
+		Compare cm;
+		verify_compare(pp->type, cb[p].nbytes / elem_size(pp->type), cb[p].data, rb[p].data,
+		               y64_of(r, c, i, p), pp->role == ROLE_OUT ? pc->poison : 0, &tol, &cm);
+		if (!(cm.max_abs <= v->max_abs))
+			v->max_abs = cm.max_abs;
+		if (!(cm.max_rel <= v->max_rel))
+			v->max_rel = cm.max_rel;
+		if (!(cm.rel_l2 <= v->rel_l2))
+			v->rel_l2 = cm.rel_l2;
+		if (cm.reason != VR_OK) {
+			reject(v, cm.reason, NULL);
+			describe_value(r, v, pp, &cm, pc);
+			return cm.reason;
+		}
+	}
+	return VR_OK;
+}
+
+static bool value_reason(VerifyReason why)
+{
+	return why == VR_WRONG || why == VR_UNWRITTEN || why == VR_NAN || why == VR_PRECISION;
+}
+
+/* B failed after A passed: stateful if B alone, in a fresh process, passes. */
+static bool b_alone_passes(VerifyRef *r, const Case *c, const char *exe, int ci)
+{
+	PlanCall saved = r->calls[ci];
+	r->calls[ci].set = 0;
+	const char *plan = vr_write_plan(r, c, ci, ci + 1, "fresh.plan");
+	r->calls[ci] = saved;
+	Results res;
+	const char *log;
+	if (!plan || vr_run_harness(r, exe, plan, "cand", r->o.timeout_s, &res, &log) != VR_OK ||
+	    res.ncalls != 1)
+		return false;
+	/* compare_call indexes the reference by call number: shift it. */
+	Case shifted = *c;
+	ResBuf *one[1] = {c->ref.calls[ci]};
+	shifted.ref.calls = one;
+	shifted.have_y64 = false;
+	PlanCall *calls = r->calls;
+	r->calls = &r->calls[ci];
+	Verdict tmp = {0};
+	VerifyReason why = vr_compare_call(r, &shifted, 0, res.calls[0], &tmp);
+	r->calls = calls;
+	return why == VR_OK;
+}
+
+static int check_case(VerifyRef *r, const Case *c, const char *exe, Verdict *v)
+{
+	Results res;
+	const char *log;
+	v->shape = c->text;
+	VerifyReason run = vr_run_harness(r, exe, c->plan, "cand", r->o.timeout_s, &res, &log);
+	int n = res.ncalls < r->ncalls ? res.ncalls : r->ncalls;
+	for (int i = 0; i < n; i++) {
+		v->check = r->calls[i].what;
+		v->seed = r->calls[i].seed;
+		VerifyReason why = vr_compare_call(r, c, i, res.calls[i], v);
+		v->ncalls++;
+		if (why == VR_OK)
+			continue;
+		int kind = r->calls[i].base;
+		if (value_reason(why) && kind == CALL_A2)
+			v->reason = VR_STATEFUL;
+		else if (value_reason(why) && kind == CALL_B && b_alone_passes(r, c, exe, i))
+			v->reason = VR_STATEFUL;
+		else if (value_reason(why) && kind == CALL_REPEAT)
+			v->reason = VR_NONDETERMINISTIC;
+		if (v->reason == VR_STATEFUL)
+			v->summary = arena_printf(r->a, "right on the first call, wrong on a later one "
+			                                "in the same process: %s", v->summary);
+		if (v->reason == VR_NONDETERMINISTIC)
+			v->summary = arena_printf(r->a, "results move between repeats of the same "
+			                                "call: %s", v->summary);
+		return -1;
+	}
+	if (run != VR_OK) {
+		v->check = n < r->ncalls ? r->calls[n].what : "exit";
+		v->seed = n < r->ncalls ? r->calls[n].seed : 0;
+		v->log = log;
+		reject(v, run, arena_printf(r->a, "%s during call '%s'",
+		                            run == VR_TIMEOUT       ? "timed out"
+		                            : run == VR_CUDA_ERROR ? "a CUDA error"
+		                                                   : "the run failed",
+		                            v->check));
+		return -1;
+	}
+	return 0;
+}
+
+static int sanitize(VerifyRef *r, const char *exe, Verdict *v)
+{
+	if (!r->t->sanitize || !r->o.sanitizer || !r->ncases)
+		return 0;
+	int small = 0;
+	for (int i = 1; i < r->ncases; i++)
+		if (r->cases[i].bytes < r->cases[small].bytes)
+			small = i;
+	const char *plan = vr_write_plan(r, &r->cases[small], 0, 1, "sanitize.plan");
+	const char *out = arena_printf(r->a, "%s.out", plan);
+	const char *argv[] = {exe, plan, out, NULL};
+	char *cwd = arena_strdup(r->a, exe);
+	*strrchr(cwd, '/') = 0;
+	TargetRun tr = {.argv = argv, .cwd = cwd, .timeout_s = r->o.timeout_s,
+	                .fsize_bytes = r->o.fsize_bytes};
+	TargetSanitized s;
+	if (!plan || r->t->sanitize(r->t, r->a, &tr, &s) != 0)
+		return 0;
+	if (!s.ran) {
+		vr_verdict_note(r->a, v, "compute-sanitizer is not installed: not run");
+		return 0;
+	}
+	if (s.clean)
+		return 0;
+	v->check = "sanitizer";
+	v->shape = r->cases[small].text;
+	v->log = s.log;
+	reject(v, VR_SANITIZER, arena_printf(r->a, "compute-sanitizer %s reported errors",
+	                                     s.tool));
+	return -1;
+}
+
+int verify_candidate(VerifyRef *r, const Unit *cand, Verdict *v)
+{
+	memset(v, 0, sizeof *v);
+	v->index = -1;
+	for (int i = 0; i < r->nnotes; i++)
+		vr_verdict_note(r->a, v, r->notes[i]);
+	if (!r->dir)
+		return -1;
+	if (static_checks(r, cand, v))
+		return 0;
+	TargetBuilt tb;
+	const char *why = "";
+	const char *sub = arena_printf(r->a, "cand%d", ++r->ncand);
+	const char *exe = vr_build_unit(r, cand, sub, false, &tb, &why);
+	r->last_cand = cand;
+	r->last_exe = exe;
+	if (!exe) {
+		v->check = "build";
+		v->log = tb.log ? proc_tail(tb.log, 30) : why;
+		reject(v, VR_BUILD, tb.cmdline ? arena_printf(r->a, "the compiler rejected it: %s",
+		                                              tb.cmdline)
+		                               : why);
+		return 0;
+	}
+	for (int i = 0; i < r->ncases; i++)
+		if (check_case(r, &r->cases[i], exe, v))
+			return 0;
+	if (sanitize(r, exe, v))
+		return 0;
+	v->reason = VR_OK;
+	v->check = NULL;
+	v->shape = NULL;
+	v->summary = "equivalent";
+	if (r->o.keep_temps)
+		v->tmpdir = r->dir;
+	return 0;
+}
+
+int verify_check(Arena *a, const Unit *ref, const Unit *cand, const VerifyOptions *o,
+                 Verdict *out)
+{
+	VerifyRef *r;
+	memset(out, 0, sizeof *out);
+	int rc = verify_ref_prepare(a, ref, o, &r);
+	if (rc == 0)
+		rc = verify_candidate(r, cand, out);
+	if (o->keep_temps && r->dir)
+		out->tmpdir = r->dir;
+	verify_ref_release(r);
+	return rc;
+}
+
