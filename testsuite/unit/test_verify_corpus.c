@@ -1,0 +1,318 @@
+/*
+ * test_verify_corpus.c — the verifier against the corpora, and kcc's
+ * standalone check tool until (and besides) `kcc --check`.
+ *
+ *   test_verify_corpus                      cpu corpus: every testsuite/kernels
+ *                                           NAME.c vs NAME.fast.c accepted, every
+ *                                           testsuite/mutants/ *.c rejected with
+ *                                           exactly its tagged reason
+ *   test_verify_corpus --corpus [--target=cuda] [--bench] [--table=FILE]
+ *   test_verify_corpus --check REF CAND [--bench] [--keep] [--seed=N]
+ *   test_verify_corpus --throughput [--target=T]   (bench/verify)
+ *
+ * Paths are relative to testsuite/ (ctest's working directory) unless
+ * --root=DIR says otherwise. Exit status: 0 when everything matched.
+ */
+#include "ir/ir.h"
+#include "targets/target.h"
+#include "testsuite/unit/check.h"
+#include "verify/verify.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/times.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+	const char *root;
+	const Target *target;
+	bool bench, keep;
+	uint64_t seed;
+	const char *table;
+	FILE *tf;
+	int accepted, rejected, mismatches, total;
+} Opts;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static Unit *load(Arena *a, const char *path)
+{
+	char *text;
+	size_t len;
+	if (file_read(a, path, &text, &len) != 0) {
+		fprintf(stderr, "cannot read %s\n", path);
+		return NULL;
+	}
+	diag_source(path, text, len);
+	return ir_parse(a, path, text, len, &(IrOptions){0}, true);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names in dir ending in ext (".c", ".cu"), without ".fast." ones
+ * when plain is set. */
+static char **list(Arena *a, const char *dir, const char *ext, bool plain, int *n)
+{
+	DIR *d = opendir(dir);
+	char **v = NULL;
+	size_t k = 0, cap = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		size_t l = strlen(e->d_name), x = strlen(ext);
+		if (l <= x || strcmp(e->d_name + l - x, ext))
+			continue;
+		if (plain && strstr(e->d_name, ".fast."))
+			continue;
+		ARENA_PUSH(a, v, k, cap, arena_strdup(a, e->d_name));
+	}
+	if (d)
+		closedir(d);
+	if (k)
+		qsort(v, k, sizeof *v, cmp_str);
+	*n = (int)k;
+	return v;
+}
+
+static void options(Opts *o, VerifyOptions *vo)
+{
+	verify_options_default(vo);
+	vo->target = o->target;
+	vo->seed = o->seed;
+	vo->keep_temps = o->keep;
+	vo->rounds = 2;
+	vo->cap_s = 0.3;
+	vo->min_samples = 20;
+}
+
+static void row(Opts *o, const char *name, const char *expect, const Verdict *v,
+                const BenchResult *b, bool ok)
+{
+	char sp[64] = "-";
+	if (b && b->verdict.reason == VR_OK && b->ref.n)
+		snprintf(sp, sizeof sp, "%.2fx [%.2f,%.2f] %s", b->speedup, b->ci_lo, b->ci_hi,
+		         b->call);
+	char times[64] = "-";
+	if (b && b->ref.n)
+		snprintf(times, sizeof times, "%.4f/%.4f ms", b->ref.median * 1e3,
+		         b->cand.median * 1e3);
+	const char *got = verify_reason_name(v->reason);
+	if (b && b->verdict.reason != VR_OK)
+		got = verify_reason_name(b->verdict.reason);
+	char line[1024];
+	snprintf(line, sizeof line, "%-44s %-18s %-18s %-5s %-24s %s\n", name, expect, got,
+	         ok ? "ok" : "FAIL", times, sp);
+	fputs(line, stdout);
+	if (o->tf)
+		fputs(line, o->tf);
+	if (!ok) {
+		verify_print_verdict(stdout, v);
+		if (b)
+			verify_print_bench(stdout, b);
+	}
+}
+
+/* The kernels of one language: original vs rewrite, then its mutants. */
+static void kernel(Opts *o, const char *name, char **mutants, int nmut)
+{
+	Arena *a = arena_new();
+	const char *ext = o->target->src_ext;
+	const char *refp = arena_printf(a, "%s/kernels/%s", o->root, name);
+	char *base = arena_strndup(a, name, strlen(name) - strlen(ext));
+	const char *fastp = arena_printf(a, "%s/kernels/%s.fast%s", o->root, base, ext);
+	Unit *ref = load(a, refp);
+	VerifyOptions vo;
+	options(o, &vo);
+	VerifyRef *r = NULL;
+	if (!ref || verify_ref_prepare(a, ref, &vo, &r) != 0) {
+		printf("%-44s reference unusable\n", name);
+		o->mismatches++;
+		o->total++;
+		CHECK(!"reference prepares");
+		verify_ref_release(r);
+		arena_free(a);
+		return;
+	}
+	if (access(fastp, R_OK) == 0) {
+		Verdict v;
+		BenchResult b, *bp = NULL;
+		Unit *fast = load(a, fastp);
+		verify_candidate(r, fast, &v);
+		if (o->bench && v.reason == VR_OK && verify_bench(r, fast, &b) == 0)
+			bp = &b;
+		bool ok = v.reason == VR_OK && (!bp || bp->verdict.reason == VR_OK);
+		o->total++;
+		o->accepted += ok;
+		o->mismatches += !ok;
+		CHECK(ok);
+		row(o, arena_printf(a, "%s.fast%s", base, ext), "ok", &v, bp, ok);
+	}
+	size_t bl = strlen(base);
+	for (int i = 0; i < nmut; i++) {
+		if (strncmp(mutants[i], base, bl) || strncmp(mutants[i] + bl, "--", 2))
+			continue;
+		const char *mp = arena_printf(a, "%s/mutants/%s", o->root, mutants[i]);
+		char *text;
+		size_t len;
+		if (file_read(a, mp, &text, &len))
+			continue;
+		const char *tag = strstr(text, "expect=");
+		char expect[40] = "?";
+		if (tag)
+			sscanf(tag + 7, "%39[a-z-]", expect);
+		diag_source(mp, text, len);
+		Unit *mu = ir_parse(a, mp, text, len, &(IrOptions){0}, true);
+		Verdict v;
+		verify_candidate(r, mu, &v);
+		BenchResult b, *bp = NULL;
+		VerifyReason got = v.reason;
+		if (got == VR_OK && (!strcmp(expect, "bench-shape") || !strcmp(expect, "escaped") ||
+		                     !strcmp(expect, "implausible"))) {
+			if (verify_bench(r, mu, &b) == 0)
+				bp = &b, got = b.verdict.reason;
+		}
+		bool ok = !strcmp(verify_reason_name(got), expect);
+		o->total++;
+		o->rejected += got != VR_OK;
+		o->mismatches += !ok;
+		if (!ok)
+			fprintf(stderr, "mismatch: %s: expected %s, got %s\n", mutants[i], expect,
+			        verify_reason_name(got));
+		CHECK(ok);
+		row(o, mutants[i], expect, &v, bp, ok);
+	}
+	verify_ref_release(r);
+	arena_free(a);
+}
+
+static int corpus(Opts *o)
+{
+	Arena *a = arena_new();
+	int nk, nm;
+	const char *ext = o->target->src_ext;
+	char **ks = list(a, arena_printf(a, "%s/kernels", o->root), ext, true, &nk);
+	char **ms = list(a, arena_printf(a, "%s/mutants", o->root), ext, false, &nm);
+	if (o->table && !(o->tf = fopen(o->table, "w")))
+		fprintf(stderr, "cannot write %s\n", o->table);
+	printf("%-44s %-18s %-18s %-5s %-24s %s\n", "case", "expect", "verdict", "", "ref/cand",
+	       "speed-up");
+	double t0 = now();
+	for (int i = 0; i < nk; i++)
+		kernel(o, ks[i], ms, nm);
+	printf("%s corpus: %d cases, %d rewrites accepted, %d mutants rejected, %d mismatches "
+	       "(%.1f s)\n",
+	       o->target->name, o->total, o->accepted, o->rejected, o->mismatches, now() - t0);
+	if (o->tf)
+		fclose(o->tf);
+	CHECK(nk > 0);
+	arena_free(a);
+	return o->mismatches != 0;
+}
+
+static int check_pair(Opts *o, const char *refp, const char *candp)
+{
+	Arena *a = arena_new();
+	Unit *ref = load(a, refp), *cand = load(a, candp);
+	if (!ref)
+		return 3;
+	VerifyOptions vo;
+	options(o, &vo);
+	vo.target = o->target ? o->target : target_for_lang(ref->lang);
+	vo.rounds = 3;
+	vo.cap_s = 1.0;
+	vo.min_samples = 30;
+	VerifyRef *r;
+	int rc = 3;
+	if (verify_ref_prepare(a, ref, &vo, &r) == 0) {
+		Verdict v;
+		if (verify_candidate(r, cand, &v) == 0) {
+			verify_print_verdict(stdout, &v);
+			rc = v.reason == VR_OK ? 0 : 2;
+			BenchResult b;
+			if (rc == 0 && o->bench && verify_bench(r, cand, &b) == 0) {
+				verify_print_bench(stdout, &b);
+				rc = b.verdict.reason == VR_OK ? 0 : 2;
+			}
+		}
+	}
+	verify_ref_release(r);
+	arena_free(a);
+	return rc;
+}
+
+/* bench/verify: candidates per minute, and kcc's own share of the time
+ * (its CPU time over the wall time; the compiler and the harness runs are
+ * children, counted apart). */
+static int throughput(Opts *o)
+{
+	struct tms t0, t1;
+	long hz = sysconf(_SC_CLK_TCK);
+	double w0 = now();
+	times(&t0);
+	int before = o->total;
+	corpus(o);
+	times(&t1);
+	double wall = now() - w0;
+	double self = (double)(t1.tms_utime - t0.tms_utime + t1.tms_stime - t0.tms_stime) / hz;
+	double kids = (double)(t1.tms_cutime - t0.tms_cutime + t1.tms_cstime - t0.tms_cstime) / hz;
+	int n = o->total - before;
+	printf("throughput: %d candidates in %.1f s = %.1f candidates/minute\n", n, wall,
+	       wall > 0 ? n * 60.0 / wall : 0);
+	printf("kcc's own time: %.2f s CPU = %.3f of wall (compilers and harness runs: %.1f s "
+	       "CPU)\n", self, wall > 0 ? self / wall : 0, kids);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	Opts o = {.root = ".", .target = target_find("cpu")};
+	const char *mode = "corpus", *p1 = NULL, *p2 = NULL;
+	diag_init(COLOR_NEVER);
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		if (!strcmp(s, "--check") || !strcmp(s, "--corpus") || !strcmp(s, "--throughput"))
+			mode = s + 2;
+		else if (!strncmp(s, "--target=", 9))
+			o.target = target_find(s + 9);
+		else if (!strncmp(s, "--root=", 7))
+			o.root = s + 7;
+		else if (!strncmp(s, "--table=", 8))
+			o.table = s + 8;
+		else if (!strncmp(s, "--seed=", 7))
+			o.seed = strtoull(s + 7, NULL, 0);
+		else if (!strcmp(s, "--bench"))
+			o.bench = true;
+		else if (!strcmp(s, "--keep"))
+			o.keep = true;
+		else if (!p1)
+			p1 = s;
+		else
+			p2 = s;
+	}
+	if (!o.target) {
+		fprintf(stderr, "unknown target\n");
+		return 3;
+	}
+	if (!strcmp(mode, "check")) {
+		if (!p1 || !p2) {
+			fprintf(stderr, "usage: test_verify_corpus --check REF CAND [--bench]\n");
+			return 3;
+		}
+		o.target = NULL;
+		return check_pair(&o, p1, p2);
+	}
+	if (!strcmp(mode, "throughput"))
+		return throughput(&o);
+	corpus(&o);
+	return check_summary("test_verify_corpus");
+}
