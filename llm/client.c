@@ -350,6 +350,12 @@ int llm_complete_batch(LlmClient *c, LlmRequest *reqs, LlmResponse *resps, int n
 {
 	if (n <= 0)
 		return LLM_OK;
+	if (c->cfg.nproviders <= 0) {
+		for (int i = 0; i < n; i++)
+			resps[i] = (LlmResponse){.status = LLM_EFAIL,
+			                         .error = "no LLM provider configured"};
+		return LLM_EFAIL;
+	}
 	Job *jobs = calloc((size_t)n, sizeof *jobs);
 	Job **http = calloc((size_t)n, sizeof *http), **cmd = calloc((size_t)n, sizeof *cmd);
 	pthread_t *th = calloc((size_t)c->cfg.jobs, sizeof *th);

@@ -24,6 +24,9 @@
 
 #define MAX_RETRY_AFTER 300.0
 
+_Static_assert(sizeof(((Job *)0)->errbuf) >= CURL_ERROR_SIZE,
+               "Job.errbuf must hold CURL_ERROR_SIZE bytes");
+
 static size_t on_data(char *ptr, size_t size, size_t nmemb, void *ud)
 {
 	Job *j = ud;

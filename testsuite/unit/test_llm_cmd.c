@@ -70,6 +70,15 @@ static void test_failures(void)
 	r = ask("cmd:/nonexistent/model-runner --fast");
 	CHECK(r.status == LLM_EFAIL && strstr(r.error, "could not run '/nonexistent/model-runner'"));
 
+	/* A program that exits without reading a request larger than a pipe
+	 * buffer: an error, not SIGPIPE killing the test. */
+	LlmClient *c = client("cmd:sh -c 'exit 1'", 1);
+	char *big = arena_alloc(A, 300000);
+	memset(big, 'x', 299999);
+	LlmRequest req = user_request(A, big, 0);
+	CHECK(llm_complete(c, &req, &r) == LLM_EFAIL && strstr(r.error, "status 1"));
+	llm_client_free(c);
+
 	r = ask("cmd:true");
 	CHECK(r.status == LLM_EFAIL && strstr(r.error, "printed no answer"));
 
