@@ -43,10 +43,26 @@ static inline void server_stop(void)
 	server_pid = 0;
 }
 
-/* A fresh temp dir (removed by the caller's rm -rf at exit, if it wants). */
+static char tmp_root[64];
+static inline void rm_rf(const char *dir);
+
+static inline void tmp_root_remove(void)
+{
+	if (tmp_root[0] && !getenv("KCC_TEST_KEEP"))
+		rm_rf(tmp_root);
+}
+
+/* A fresh temp dir; all of them live under one root removed at exit
+ * (kept when KCC_TEST_KEEP is set, to look at what a test wrote). */
 static inline const char *test_tmpdir(Arena *a, const char *tag)
 {
-	char *d = arena_printf(a, "/tmp/kcc-%s-XXXXXX", tag);
+	if (!tmp_root[0]) {
+		snprintf(tmp_root, sizeof tmp_root, "/tmp/kcc-llm-test-XXXXXX");
+		if (!mkdtemp(tmp_root))
+			return NULL;
+		atexit(tmp_root_remove);
+	}
+	char *d = arena_printf(a, "%s/%s-XXXXXX", tmp_root, tag);
 	return mkdtemp(d);
 }
 

@@ -114,7 +114,7 @@ int main(void)
 	cJSON_Delete(rec);
 
 	rm_rf(cache);
-	if (!getenv("KEEP")) rm_rf(state);
+	rm_rf(state);
 	server_stop();
 	arena_free(A);
 	return check_summary("test_llm_keys");
