@@ -4,11 +4,14 @@
  * "cuda-error"), timing with events on the legacy default stream (which the
  * entry's launches on stream 0 and on blocking streams join), the L2 flushed
  * by writing twice its size and the persisting-L2 window reset before each
- * sample.
+ * sample. The half-precision headers come first so that kcc_promote.h's
+ * `float` -> `double` does not reach their declarations.
  */
 #ifndef KCC_CUDA_H
 #define KCC_CUDA_H
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #define KCC_HAS_STREAMS 1

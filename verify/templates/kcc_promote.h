@@ -34,6 +34,9 @@
 #define __logf log
 #define __fdividef(a, b) ((a) / (b))
 #define rsqrtf rsqrt
+#undef FLT_MAX
+#undef FLT_MIN
+#undef FLT_EPSILON
 #define FLT_MAX DBL_MAX
 #define FLT_MIN DBL_MIN
 #define FLT_EPSILON DBL_EPSILON
