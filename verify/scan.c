@@ -151,7 +151,7 @@ static bool ident_char(char c)
 static void check_asm_text(Lex *x, const char *text)
 {
 	if (x->lang == LANG_C) {
-		if (*text)
+		if (text[strspn(text, " \t\n")])
 			reject(x, "inline asm (only the empty compiler barrier is allowed in C)");
 		return;
 	}
