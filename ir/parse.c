@@ -38,7 +38,7 @@ static Loc cursor_loc(Ctx *x, CXCursor c, size_t *offset)
 {
 	CXFile f;
 	unsigned line, col, off;
-	clang_getSpellingLocation(clang_getCursorLocation(c), &f, &line, &col, &off);
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, &line, &col, &off);
 	if (offset)
 		*offset = off;
 	return (Loc){x->u->path, (int)line, (int)col};
@@ -47,7 +47,7 @@ static Loc cursor_loc(Ctx *x, CXCursor c, size_t *offset)
 static bool in_main_file(Ctx *x, CXCursor c)
 {
 	CXFile f;
-	clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
 	return f && clang_File_isEqual(f, x->file);
 }
 
@@ -75,8 +75,10 @@ static Func make_func(Ctx *x, CXCursor c)
 	f.loc = cursor_loc(x, c, NULL);
 	CXSourceRange r = clang_getCursorExtent(c);
 	unsigned b, e;
-	clang_getSpellingLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
-	clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+	/* Expansion, not spelling, locations: a definition that starts with a
+	 * macro (__global__) must not start inside the header defining it. */
+	clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
+	clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
 	f.begin = b;
 	f.end = e;
 	return f;
@@ -279,7 +281,7 @@ static int report_clang(Ctx *x, CXTranslationUnit tu)
 		if (sev >= CXDiagnostic_Error) {
 			CXFile f;
 			unsigned line, col;
-			clang_getSpellingLocation(clang_getDiagnosticLocation(d), &f, &line,
+			clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line,
 			                          &col, NULL);
 			Loc loc = {x->u->path, (int)line, (int)col};
 			if (f && !clang_File_isEqual(f, x->file))

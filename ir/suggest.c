@@ -194,9 +194,9 @@ static void note_use(S *s, int p, CXCursor sub, CXCursor parent)
 	/* clang_equalCursors tells a visited child from the same child reached
 	 * again apart; compare where they start instead. */
 	unsigned a, b;
-	clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(child0(parent))),
+	clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(child0(parent))),
 	                          NULL, NULL, NULL, &a);
-	clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(sub)), NULL,
+	clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(sub)), NULL,
 	                          NULL, NULL, &b);
 	bool lhs = a == b;
 	if (pk == CXCursor_BinaryOperator && lhs &&
