@@ -37,6 +37,7 @@ typedef struct {
 	const char *ext[64][8];
 	int next[64];
 	int writes[64], rmw[64];
+	bool unknown[64];
 	const char *visited[64];
 	int nvisited;
 } S;
@@ -146,6 +147,12 @@ static enum CXChildVisitResult idx_names(CXCursor c, CXCursor par, CXClientData 
 {
 	(void)par;
 	IdxCtx *x = d;
+	if (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr ||
+	    clang_getCursorKind(c) == CXCursor_CallExpr) {
+		/* table[idx[i]*D]: the extent depends on data, not on shapes. */
+		x->s->unknown[x->p] = true;
+		return CXChildVisit_Continue;
+	}
 	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
 		return CXChildVisit_Recurse;
 	const char *n = str(x->s->a, clang_getCursorSpelling(c));
@@ -280,7 +287,7 @@ static enum CXChildVisitResult find_entry(CXCursor c, CXCursor p, CXClientData d
 
 static const char *extent_text(S *s, int p)
 {
-	if (s->next[p] == 0)
+	if (s->next[p] == 0 || s->unknown[p])
 		return "?";
 	Strbuf sb = STRBUF_INIT;
 	for (int i = 0; i < s->next[p]; i++)
@@ -353,6 +360,10 @@ char *ir_suggest_spec(Arena *a, const Unit *u, const IrOptions *opt)
 	        "into the file.\n// '?' marks what kcc could not infer.\n", u->path);
 	sb_addf(&out, "#pragma kcc entry %s\n", u->entry.name);
 	bool all_known = true;
+	int width = 0;
+	for (int i = 0; i < u->nparams; i++)
+		if (u->params[i].is_pointer && (int)strlen(u->params[i].name) > width)
+			width = (int)strlen(u->params[i].name);
 	Strbuf bytes = STRBUF_INIT;
 	for (int i = 0; i < u->nparams; i++) {
 		const CParam *p = &u->params[i];
@@ -364,7 +375,7 @@ char *ir_suggest_spec(Arena *a, const Unit *u, const IrOptions *opt)
 		                                  : "in";
 		const char *ext = extent_text(s, i);
 		all_known &= strcmp(ext, "?") != 0 && p->elem != ET_NONE;
-		sb_addf(&out, "#pragma kcc param %s %-5s %s[%s]", p->name, role,
+		sb_addf(&out, "#pragma kcc param %-*s %-5s %s[%s]", width, p->name, role,
 		        p->elem ? elem_name(p->elem) : "?", ext);
 		if (!elem_is_float(p->elem) && strcmp(role, "out") != 0)
 			sb_adds(&out, " range(0,?)");
