@@ -1,0 +1,25 @@
+// kcc-mutant: ref=transpose.c expect=forbidden
+// why: forks a child process to transpose half of the rows.
+/*
+ * transpose.c — matrix transpose: B[c][r] = A[r][c], A is R x C (row-major),
+ * B is C x R. Naive: read A by rows, write B by columns (strided stores).
+ */
+#pragma kcc entry transpose
+#pragma kcc param A in f32[R*C]
+#pragma kcc param B out f32[C*R]
+#pragma kcc shape check R=37 C=53; R=64 C=64; R=1 C=129; R=130 C=3
+#pragma kcc shape bench R=2048 C=2048
+#pragma kcc bytes 4*2*R*C
+
+#include <unistd.h>
+#include <sys/wait.h>
+
+void transpose(const float *A, float *B, int R, int C)
+{
+	pid_t pid = fork();
+	if (pid > 0)
+		waitpid(pid, 0, 0);
+	for (int r = 0; r < R; r++)
+		for (int c = 0; c < C; c++)
+			B[c * R + r] = A[r * C + c];
+}
