@@ -41,6 +41,7 @@ typedef struct {
 	ColorMode color;
 	int verbose;
 	bool bench;           /* --check ... --bench */
+	bool allow_libs, paranoid, keep_temps; /* verification */
 	const char *unimplemented; /* first option of a later stage that was used */
 } Options;
 
@@ -49,6 +50,11 @@ typedef struct {
 int options_parse(int argc, char **argv, Options *o);
 void options_print_help(void);
 void options_print_man(void);
+
+/* kcc --check REF CAND [--bench]; returns an exit code. */
+int driver_check(Arena *a, const Options *o);
+/* Read and parse one kernel file; NULL (and *rc set) after diagnostics. */
+Unit *driver_load(Arena *a, const Options *o, const char *path, bool need_spec, int *rc);
 
 /* Write text to the output path atomically; the input is never opened for
  * writing. Returns an exit code. */

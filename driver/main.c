@@ -4,7 +4,7 @@
  *   options ─▶ read FILE ─▶ ir_parse (libclang + spec) ─▶ mode:
  *       --dump-ir       print the IR as JSON
  *       --suggest-spec  print a spec inferred from the AST
- *       --check         verify CAND against REF              (verify/)
+ *       --check         verify CAND against REF              (check.c, verify/)
  *       -O0             re-emit the file unchanged
  *       -O2 / -O-llm    autotune / search for a faster version (passes/)
  *   ─▶ emit OUT atomically (emit.c)
@@ -28,8 +28,7 @@ static IrOptions ir_options(const Options *o)
 	return io;
 }
 
-/* Read and parse one kernel file; NULL after diagnostics. */
-static Unit *load(Arena *a, const Options *o, const char *path, bool need_spec, int *rc)
+Unit *driver_load(Arena *a, const Options *o, const char *path, bool need_spec, int *rc)
 {
 	char *text;
 	size_t len;
@@ -58,9 +57,9 @@ static int run(Arena *a, const Options *o)
 {
 	int rc = EXIT_OK;
 	if (o->mode == MODE_CHECK)
-		return not_yet("--check");
+		return driver_check(a, o);
 
-	Unit *u = load(a, o, o->input, o->mode != MODE_SUGGEST_SPEC, &rc);
+	Unit *u = driver_load(a, o, o->input, o->mode != MODE_SUGGEST_SPEC, &rc);
 	if (!u)
 		return rc;
 

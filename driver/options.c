@@ -12,7 +12,7 @@
 
 typedef enum {
 	O_OUTPUT, O_O0, O_O2, O_OLLM, O_TARGET, O_DUMP_IR, O_SUGGEST, O_CHECK, O_BENCH,
-	O_INCLUDE, O_DEFINE, O_UNDEF, O_VERBOSE, O_VERSION, O_HELP, O_MAN, O_COLOR,
+	O_ALLOW_LIBS, O_PARANOID, O_KEEP_TEMPS, O_INCLUDE, O_DEFINE, O_UNDEF, O_VERBOSE, O_VERSION, O_HELP, O_MAN, O_COLOR,
 	O_LATER, /* accepted, belongs to a later stage */
 } OptId;
 
@@ -48,9 +48,10 @@ static const Opt OPTS[] = {
     {O_SUGGEST, "--suggest-spec", ARG_NONE, NULL, "Print a spec inferred from the code, "
      "for you to check and paste into the file.", "Inspection"},
     {O_CHECK, "--check", ARG_NONE, NULL, "kcc --check REF CAND: only the equivalence "
-     "check; exit 0 if CAND is equivalent to REF.", "Inspection"},
-    {O_BENCH, "--bench", ARG_NONE, NULL, "With --check: also time both and print the "
-     "speed-up.", "Inspection"},
+     "check; exit 0 if CAND is equivalent to REF, 1 with the reason if not.",
+     "Verification"},
+    {O_BENCH, "--bench", ARG_NONE, NULL, "With --check: also time both (alternating) and "
+     "print the speed-up with its confidence interval.", "Verification"},
     {O_LATER, "--passes", ARG_REQ, "LIST", "Apply a fixed pipeline of passes instead of "
      "the search.", "Search"},
     {O_LATER, "--llm", ARG_REQ, "PROVIDER:MODEL[,...]", "The model(s); several make an "
@@ -68,10 +69,12 @@ static const Opt OPTS[] = {
     {O_LATER, "--runner", ARG_REQ, "local|ssh://HOST|slurm[:PART]", "Where candidates run.",
      "Search"},
     {O_LATER, "--resume", ARG_REQ, "DIR", "Continue the search saved in DIR.", "Search"},
-    {O_LATER, "--allow-libs", ARG_NONE, NULL, "Let candidates call vendor kernel libraries "
-     "(cuBLAS, ...).", "Search"},
-    {O_LATER, "--paranoid", ARG_NONE, NULL, "Repeat each verification case 10 times.",
-     "Search"},
+    {O_ALLOW_LIBS, "--allow-libs", ARG_NONE, NULL, "Let candidates call vendor kernel "
+     "libraries (cuBLAS, cuDNN, CUTLASS, MKL, OpenBLAS).", "Verification"},
+    {O_PARANOID, "--paranoid", ARG_NONE, NULL, "Repeat each verification case 10 times.",
+     "Verification"},
+    {O_KEEP_TEMPS, "--keep-temps", ARG_NONE, NULL, "Keep the verifier's temp dir (harnesses, "
+     "builds, outputs) and print its path.", "Verification"},
     {O_LATER, "-Werror-no-gain", ARG_NONE, NULL, "Exit 2 when no verified improvement was "
      "found.", "Search"},
     {O_LATER, "--emit-passes", ARG_REQ, "DIR", "Save every accepted pass as source, diff "
@@ -97,8 +100,8 @@ static const Opt OPTS[] = {
      "made from it.", "Diagnostics"},
 };
 
-static const char *const SECTIONS[] = {"General", "Inspection", "Search", "Output", "LLM",
-                                       "Diagnostics"};
+static const char *const SECTIONS[] = {"General", "Inspection", "Verification", "Search",
+                                       "Output", "LLM", "Diagnostics"};
 
 /* Match argv[*i] against opt; sets *val for options with arguments.
  * Forms: "--name", "--name=V", "--name V", "-xV", "-x V". */
@@ -226,6 +229,15 @@ static int apply(Options *o, const Opt *opt, const char *val)
 		break;
 	case O_BENCH:
 		o->bench = true;
+		break;
+	case O_ALLOW_LIBS:
+		o->allow_libs = true;
+		break;
+	case O_PARANOID:
+		o->paranoid = true;
+		break;
+	case O_KEEP_TEMPS:
+		o->keep_temps = true;
 		break;
 	case O_VERBOSE:
 		o->verbose++;

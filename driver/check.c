@@ -1,0 +1,77 @@
+/*
+ * check.c — `kcc --check REF CAND [--bench]`: only the Verifier, as a
+ * command. REF must carry a valid spec; CAND is parsed without demanding
+ * one, so a candidate that changed its pragmas or signature gets the
+ * verifier's precise reason instead of a spec error. Exit 0 when CAND is
+ * equivalent, 1 with the reason when not, 3 when kcc's own tools failed.
+ */
+#include "driver.h"
+
+#include "../verify/verify.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static Unit *load_candidate(Arena *a, const Options *o, char **text, size_t *len, int *rc)
+{
+	int e = file_read(a, o->cand, text, len);
+	if (e) {
+		diag_error("cannot read '%s': %s", o->cand, strerror(e));
+		*rc = EXIT_USER;
+		return NULL;
+	}
+	IrOptions io = {.clang_args = o->clang_args, .nclang_args = o->nclang_args};
+	return ir_parse(a, o->cand, *text, *len, &io, false);
+}
+
+int driver_check(Arena *a, const Options *o)
+{
+	int rc = EXIT_OK;
+	Unit *ref = driver_load(a, o, o->input, true, &rc);
+	if (!ref)
+		return rc;
+	char *text = NULL;
+	size_t len = 0;
+	Unit *cand = load_candidate(a, o, &text, &len, &rc);
+	if (!cand && rc)
+		return rc;
+
+	VerifyOptions vo;
+	verify_options_default(&vo);
+	vo.allow_libs = o->allow_libs;
+	vo.paranoid = o->paranoid;
+	vo.keep_temps = o->keep_temps;
+	VerifyRef *r = NULL;
+	if (verify_ref_prepare(a, ref, &vo, &r) != 0) {
+		diag_note("the reference '%s' must build and run before anything can be "
+		          "checked against it", o->input);
+		return EXIT_USER;
+	}
+	Verdict v;
+	memset(&v, 0, sizeof v);
+	if (cand)
+		rc = verify_candidate(r, cand, &v) == 0 ? EXIT_OK : EXIT_TOOL;
+	else
+		verify_unparsed(r, o->cand, text, len, &v);
+	if (rc == EXIT_OK) {
+		verify_print_verdict(stdout, &v);
+		rc = v.reason == VR_OK ? EXIT_OK : EXIT_USER;
+	}
+	if (rc == EXIT_OK && o->bench) {
+		BenchResult b;
+		memset(&b, 0, sizeof b);
+		if (verify_bench(r, cand, &b) != 0)
+			rc = EXIT_TOOL;
+		else {
+			verify_print_bench(stdout, &b);
+			if (b.verdict.reason != VR_OK) {
+				verify_print_verdict(stdout, &b.verdict);
+				rc = EXIT_USER;
+			}
+		}
+	}
+	if (o->keep_temps && v.tmpdir)
+		fprintf(stderr, "kcc: kept the verifier's files in %s\n", v.tmpdir);
+	verify_ref_release(r);
+	return rc;
+}
