@@ -11,9 +11,11 @@
  * run in double precision, the candidate passes when its max, mean and
  * relative-L2 errors against y64 are each at most twice the original's
  * own plus a floor of a few epsilons of the output scale. A failure whose
- * error is small in norm (under 1%) and unbiased (least-squares slope
- * against y64 within 1e-3 of 1) is a precision drop ("precision"),
- * otherwise "wrong".
+ * error is small in norm (relative L2 under 5%, max under 10% of the
+ * scale) is reported as a precision drop ("precision"), otherwise "wrong";
+ * verify.c then confirms a precision drop by the exact small-integer call,
+ * which a lower-precision but otherwise right kernel passes and a shortcut
+ * (skipping 1% of a sum and rescaling, say) does not.
  */
 #include "internal.h"
 
@@ -113,6 +115,13 @@ static void fill_at(Compare *out, ElemType t, const void *cand, const void *orig
 	out->want = kcc_load(orig, (int)t, (size_t)i);
 }
 
+/* Small in norm against the original: perhaps a precision drop. */
+static bool small_error(ElemType t, size_t n, const void *cand, const void *orig)
+{
+	Err e = errors(t, cand, NULL, t, orig, n);
+	return e.l2 <= 5e-2 && e.max <= 0.1 * e.scale;
+}
+
 static void compare_elementwise(ElemType t, size_t n, const void *cand, const void *orig,
                                 const Tolerance *tol, Compare *out)
 {
@@ -128,22 +137,11 @@ static void compare_elementwise(ElemType t, size_t n, const void *cand, const vo
 		if (!isfinite(o) && !isfinite(c))
 			continue; /* the masks matched already */
 		if (!(fabs(c - o) <= atol + tol->rtol * fabs(o))) {
-			out->reason = VR_WRONG;
+			out->reason = small_error(t, n, cand, orig) ? VR_PRECISION : VR_WRONG;
 			fill_at(out, t, cand, orig, (int64_t)i);
 			return;
 		}
 	}
-}
-
-static double slope(ElemType t, const void *x, const double *y, size_t n)
-{
-	double xy = 0, yy = 0;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(y[i])) {
-			xy += kcc_load(x, (int)t, i) * y[i];
-			yy += y[i] * y[i];
-		}
-	return yy > 0 ? xy / yy : 1;
 }
 
 static void compare_y64(ElemType t, size_t n, const void *cand, const void *orig,
@@ -157,10 +155,7 @@ static void compare_y64(ElemType t, size_t n, const void *cand, const void *orig
 	          ec.l2 <= 2 * eo.l2 + u;
 	if (ok)
 		return;
-	/* Rounding noise is unbiased; a result scaled by 0.99 ("99% of the sum")
-	 * is not: its least-squares slope against y64 is off 1. */
-	bool small = ec.l2 <= 1e-2 && ec.max <= 5e-2 * ec.scale &&
-	             fabs(slope(t, cand, y64, n) - 1) <= 1e-3;
+	bool small = ec.l2 <= 5e-2 && ec.max <= 0.1 * ec.scale;
 	out->reason = small ? VR_PRECISION : VR_WRONG;
 	fill_at(out, t, cand, orig, (int64_t)ec.imax);
 }

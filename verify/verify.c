@@ -9,12 +9,14 @@
  * process runs the calls A (seed 1, sentinel poison), B (same buffers, new
  * inputs, NaN poison), A' (new buffers, A's inputs), one more random seed,
  * an exact-integer call, and repeats of A. A failure of B or A' where A
- * passed is "stateful" when B alone, in a fresh process, passes; a repeat
- * that fails after A passed is "nondeterministic".
+ * passed is "stateful" when B alone, in a fresh process, passes; any wrong
+ * call whose outputs differ bitwise when the whole process is run again is
+ * "nondeterministic" (a race), as long as the original repeats bitwise.
  */
 #define _GNU_SOURCE
 #include "internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -167,9 +169,9 @@ static void make_calls(VerifyRef *r)
 		push_call(r, &cap, CALL_EXACT, 0, seed_n(r, 100), KCC_FILL_EXACT,
 		          KCC_POISON_SENTINEL, "exact (small-integer inputs)");
 	int reps = r->o.paranoid && r->o.repeats < 10 ? 10 : r->o.repeats;
+	reps = reps < 4 ? 4 : reps; /* A and at least three repeats to compare */
 	for (int k = 2; k <= reps; k++)
-		push_call(r, &cap, CALL_REPEAT, 0, s1, KCC_FILL_RANDOM,
-		          k & 1 ? KCC_POISON_SENTINEL : KCC_POISON_NAN,
+		push_call(r, &cap, CALL_REPEAT, 0, s1, KCC_FILL_RANDOM, KCC_POISON_SENTINEL,
 		          arena_printf(r->a, "repeat %d of A", k));
 }
 
@@ -751,6 +753,47 @@ static bool b_alone_passes(VerifyRef *r, const Case *c, const char *exe, int ci)
 	return why == VR_OK;
 }
 
+/* A precision drop is confirmed when the exact small-integer call, where
+ * any summation order and any reasonable precision is exact, passes. */
+static bool exact_passes(VerifyRef *r, const Case *c, Results *res, int failed)
+{
+	for (int i = 0; i < r->ncalls && i < res->ncalls; i++)
+		if (r->calls[i].base == CALL_EXACT) {
+			Verdict tmp = {0};
+			return i != failed && vr_compare_call(r, c, i, res->calls[i], &tmp) == VR_OK;
+		}
+	return true; /* no exact call: keep the magnitude's word */
+}
+
+static bool outputs_equal(const Unit *u, ResBuf *x, ResBuf *y)
+{
+	for (int p = 0; p < u->spec.nparams; p++)
+		if (u->spec.params[p].role != ROLE_IN &&
+		    (x[p].nbytes != y[p].nbytes || memcmp(x[p].data, y[p].data, x[p].nbytes)))
+			return false;
+	return true;
+}
+
+/* Results move: run the case again in a fresh process; a call whose
+ * outputs differ bitwise between the two runs, where the original's repeats
+ * agree, is nondeterminism (a race), not state kept between calls. */
+static bool moves_between_runs(VerifyRef *r, const Case *c, const char *exe, Results *res)
+{
+	int first = -1, last = -1;
+	for (int i = 0; i < r->ncalls && i < c->ref.ncalls; i++)
+		if (r->calls[i].base == CALL_REPEAT)
+			last = i, first = first < 0 ? i : first;
+	if (first >= 0 && !outputs_equal(r->u, c->ref.calls[first], c->ref.calls[last]))
+		return false; /* the original itself is not bitwise repeatable */
+	Results again;
+	const char *log;
+	vr_run_harness(r, exe, c->plan, "again", r->o.timeout_s, &again, &log);
+	for (int i = 0; i < res->ncalls && i < again.ncalls; i++)
+		if (!outputs_equal(r->u, res->calls[i], again.calls[i]))
+			return true;
+	return false;
+}
+
 static int check_case(VerifyRef *r, const Case *c, const char *exe, Verdict *v)
 {
 	Results res;
@@ -766,12 +809,16 @@ static int check_case(VerifyRef *r, const Case *c, const char *exe, Verdict *v)
 		if (why == VR_OK)
 			continue;
 		int kind = r->calls[i].base;
-		if (value_reason(why) && kind == CALL_A2)
+		if (why == VR_PRECISION && !exact_passes(r, c, &res, i))
+			v->reason = VR_WRONG;
+		if (value_reason(why) && moves_between_runs(r, c, exe, &res))
+			v->reason = VR_NONDETERMINISTIC;
+		else if (value_reason(why) && kind == CALL_A2)
 			v->reason = VR_STATEFUL;
 		else if (value_reason(why) && kind == CALL_B && b_alone_passes(r, c, exe, i))
 			v->reason = VR_STATEFUL;
 		else if (value_reason(why) && kind == CALL_REPEAT)
-			v->reason = VR_NONDETERMINISTIC;
+			v->reason = VR_STATEFUL;
 		if (v->reason == VR_STATEFUL)
 			v->summary = arena_printf(r->a, "right on the first call, wrong on a later one "
 			                                "in the same process: %s", v->summary);
@@ -862,6 +909,65 @@ int verify_candidate(VerifyRef *r, const Unit *cand, Verdict *v)
 	if (r->o.keep_temps)
 		v->tmpdir = r->dir;
 	return 0;
+}
+
+/* The `#pragma kcc` lines other than tune, whitespace-normalised. */
+static char *pragma_lines(Arena *a, const char *text, size_t len)
+{
+	Strbuf sb = STRBUF_INIT;
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		const char *q = p + strspn(p, " \t");
+		if (q < e && !strncmp(q, "#pragma", 7)) {
+			char *line = arena_strndup(a, q, (size_t)(e - q)), *tok, *save;
+			Strbuf l = STRBUF_INIT;
+			for (tok = strtok_r(line, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save))
+				sb_addf(&l, "%s ", tok);
+			if (!strncmp(sb_str(&l), "#pragma kcc ", 12) && strncmp(sb_str(&l) + 12, "tune ", 5))
+				sb_addf(&sb, "%s\n", sb_str(&l));
+			sb_release(&l);
+		}
+		p = e + 1;
+	}
+	return sb_to_arena(&sb, a);
+}
+
+static bool defines_entry(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+		bool start = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		const char *q = p + n;
+		while (*q == ' ' || *q == '\t' || *q == '\n')
+			q++;
+		if (start && *q == '(')
+			return true;
+	}
+	return false;
+}
+
+void verify_unparsed(VerifyRef *r, const char *path, const char *text, size_t len,
+                     Verdict *v)
+{
+	memset(v, 0, sizeof *v);
+	v->index = -1;
+	v->check = "static";
+	const char *what;
+	int line;
+	bool streams;
+	const char *mine = pragma_lines(r->a, text, len);
+	if (!*mine) /* not a kernel file at all (prose, a refusal) */
+		reject(v, VR_PARSE, "the candidate does not parse (no `#pragma kcc` lines)");
+	else if (strcmp(pragma_lines(r->a, r->u->text, r->u->len), mine))
+		reject(v, VR_PRAGMA, "the `#pragma kcc` lines changed (only `tune` may be added)");
+	else if (verify_scan(text, len, r->u->lang, r->o.allow_libs, &what, &line, &streams))
+		reject(v, VR_FORBIDDEN, arena_printf(r->a, "%s:%d: %s", path, line, what));
+	else if (!defines_entry(text, r->u->spec.entry))
+		reject(v, VR_SIGNATURE, arena_printf(r->a, "the entry '%s' is missing",
+		                                     r->u->spec.entry));
+	else
+		reject(v, VR_PARSE, "the candidate does not parse");
 }
 
 int verify_check(Arena *a, const Unit *ref, const Unit *cand, const VerifyOptions *o,

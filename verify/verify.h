@@ -111,6 +111,13 @@ int verify_ref_prepare(Arena *a, const Unit *ref, const VerifyOptions *o, Verify
 /* Check one candidate (NULL: it did not parse). Returns 0 with out->reason
  * set whenever a verdict was reached, -1 on a tool failure of kcc's own. */
 int verify_candidate(VerifyRef *r, const Unit *cand, Verdict *out);
+/* A candidate the front end could not parse: the reason as precisely as a
+ * lexical look allows: "pragma" (the `#pragma kcc` lines differ), then
+ * "forbidden", then "signature" (the entry is gone), else "parse". The
+ * driver should parse candidates with need_spec = false, so a spec that no
+ * longer matches its entry reaches verify_candidate's exact checks. */
+void verify_unparsed(VerifyRef *r, const char *path, const char *text, size_t len,
+                     Verdict *out);
 /* Remove the temp dir (unless keep_temps). Memory is the arena's. */
 void verify_ref_release(VerifyRef *r);
 
