@@ -1,6 +1,6 @@
 /*
  * types.c — kcc's element types and roles, their names in the spec and their
- * C spellings in generated harnesses.
+ * C spellings in generated harnesses; and edits of a Unit's text by range.
  */
 #include "ir.h"
 
@@ -55,4 +55,18 @@ const char *role_name(Role r)
 {
 	static const char *const names[] = {"in", "out", "inout"};
 	return names[r];
+}
+
+char *ir_replace_range(Arena *a, const Unit *u, size_t begin, size_t end,
+                       const char *repl, size_t *len)
+{
+	if (begin > end || end > u->len)
+		return NULL;
+	size_t rn = strlen(repl);
+	*len = u->len - (end - begin) + rn;
+	char *out = arena_alloc(a, *len + 1);
+	memcpy(out, u->text, begin);
+	memcpy(out + begin, repl, rn);
+	memcpy(out + begin + rn, u->text + end, u->len - end);
+	return out;
 }
