@@ -9,6 +9,8 @@
  * into the arena; no libclang object outlives this file.
  */
 #include "clang.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -244,8 +246,8 @@ CXTranslationUnit ir_clang_parse(Arena *a, CXIndex idx, const Unit *u,
 	if (u->lang == LANG_CUDA) {
 		args[n++] = "-x";
 		args[n++] = "cuda";
-		args[n++] = arena_printf(a, "--cuda-path=%s",
-		                         opt->cuda_path ? opt->cuda_path : "/usr/local/cuda");
+		const char *cuda = opt->cuda_path ? opt->cuda_path : getenv("CUDA_PATH");
+		args[n++] = arena_printf(a, "--cuda-path=%s", cuda && *cuda ? cuda : "/usr/local/cuda");
 		args[n++] = arena_printf(a, "--cuda-gpu-arch=%s",
 		                         opt->cuda_arch ? opt->cuda_arch : "sm_90");
 		args[n++] = "--cuda-host-only";

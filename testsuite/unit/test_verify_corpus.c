@@ -30,6 +30,8 @@ typedef struct {
 	const char *root;
 	const Target *target;
 	bool bench, keep;
+	bool no_fast, no_mutants; /* --no-fast, --no-mutants */
+	int part, nparts;         /* --part=K/N: every Nth kernel from K (sharding) */
 	uint64_t seed;
 	const char *table;
 	FILE *tf;
@@ -149,7 +151,7 @@ static void kernel(Opts *o, Arena *a, const char *name, char **mutants, int nmut
 		verify_ref_release(r);
 		return;
 	}
-	if (access(fastp, R_OK) == 0) {
+	if (!o->no_fast && access(fastp, R_OK) == 0) {
 		Verdict v;
 		BenchResult b, *bp = NULL;
 		Unit *fast = load_as(a, fastp, false);
@@ -164,7 +166,7 @@ static void kernel(Opts *o, Arena *a, const char *name, char **mutants, int nmut
 		row(o, arena_printf(a, "%s.fast%s", base, ext), "ok", &v, bp, ok);
 	}
 	size_t bl = strlen(base);
-	for (int i = 0; i < nmut; i++) {
+	for (int i = 0; i < nmut && !o->no_mutants; i++) {
 		if (strncmp(mutants[i], base, bl) || strncmp(mutants[i] + bl, "--", 2))
 			continue;
 		const char *mp = arena_printf(a, "%s/mutants/%s", o->root, mutants[i]);
@@ -217,7 +219,8 @@ static int corpus(Opts *o)
 	       "speed-up");
 	double t0 = now();
 	for (int i = 0; i < nk; i++)
-		kernel(o, a, ks[i], ms, nm);
+		if (o->nparts <= 1 || i % o->nparts == o->part)
+			kernel(o, a, ks[i], ms, nm);
 	printf("%s corpus: %d cases, %d rewrites accepted, %d mutants rejected, %d mismatches "
 	       "(%.1f s)\n",
 	       o->target->name, o->total, o->accepted, o->rejected, o->mismatches, now() - t0);
@@ -303,6 +306,15 @@ int main(int argc, char **argv)
 			o.bench = true;
 		else if (!strcmp(s, "--keep"))
 			o.keep = true;
+		else if (!strcmp(s, "--no-fast"))
+			o.no_fast = true;
+		else if (!strcmp(s, "--no-mutants"))
+			o.no_mutants = true;
+		else if (!strncmp(s, "--part=", 7) &&
+		         sscanf(s + 7, "%d/%d", &o.part, &o.nparts) != 2) {
+			fprintf(stderr, "--part=K/N\n");
+			return 3;
+		}
 		else if (!p1)
 			p1 = s;
 		else
