@@ -28,6 +28,26 @@ typedef enum {
 
 typedef enum { OPT_O0, OPT_O2, OPT_OLLM } OptLevel;
 
+/* The search's options (-O2, -O-llm); driver/search.c uses them. */
+typedef struct {
+	const char *passes;     /* --passes=a,b,c */
+	const char *llm;        /* --llm; NULL: KCC_LLM, config files */
+	int beam, plans, samples, repairs, jobs; /* 0 / -1: defaults */
+	double dropout;         /* -1: default */
+	uint64_t seed;
+	bool seed_set;
+	const char *budget;
+	const char *resume, *state_dir, *menu;
+	bool werror_no_gain;
+	const char *emit_passes;
+	bool save_temps;
+	const char *report;
+	bool md;
+	const char *mf, *mt;
+	const char *cache_dir;
+	bool no_cache, offline, cache_stats;
+} SearchOptions;
+
 typedef struct {
 	Mode mode;
 	OptLevel level;
@@ -43,6 +63,9 @@ typedef struct {
 	bool bench;           /* --check ... --bench */
 	bool allow_libs, paranoid, keep_temps; /* verification */
 	const char *unimplemented; /* first option of a later stage that was used */
+	SearchOptions search;
+	int argc;             /* the command line, for "resume with: ..." */
+	const char *const *argv;
 } Options;
 
 /* Parse argv. Returns -1 to go on, or an exit code (after diagnostics, or
@@ -50,6 +73,12 @@ typedef struct {
 int options_parse(int argc, char **argv, Options *o);
 void options_print_help(void);
 void options_print_man(void);
+
+/* -O2 / -O-llm: search, then emit OUT (with its header), the passes dir,
+ * the report and the dependency file. Returns an exit code. */
+int driver_search(Arena *a, const Options *o, const Unit *u);
+/* -MD: the make rule "TARGET: FILE HEADERS..." for this run. 0 or errno. */
+int driver_depfile(Arena *a, const Options *o, const Unit *u, const char *out);
 
 /* kcc --check REF CAND [--bench]; returns an exit code. */
 int driver_check(Arena *a, const Options *o);

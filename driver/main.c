@@ -6,8 +6,9 @@
  *       --suggest-spec  print a spec inferred from the AST
  *       --check         verify CAND against REF              (check.c, verify/)
  *       -O0             re-emit the file unchanged
- *       -O2 / -O-llm    autotune / search for a faster version (passes/)
- *   ─▶ emit OUT atomically (emit.c)
+ *       -O2 / -O-llm    autotune / search for a faster version (search.c,
+ *                       passes/): plan → implement → verify → measure → select
+ *   ─▶ emit OUT atomically (emit.c), report, passes dir, make deps (depfile.c)
  *
  * Library code reports through the diagnostics sink and returns a status;
  * only this file decides the exit code (DESIGN.md section 3).
@@ -84,9 +85,15 @@ static int run(Arena *a, const Options *o)
 	if (o->unimplemented)
 		return not_yet(o->unimplemented);
 
-	/* -O0: the reference is the output. The search will hand emit its
-	 * best verified version instead. */
-	return emit_output(o, u, u->text, u->len);
+	/* -O2 / -O-llm: the search picks what emit writes (search.c). */
+	if (o->level != OPT_O0)
+		return driver_search(a, o, u);
+
+	/* -O0: the reference is the output. */
+	int rc0 = emit_output(o, u, u->text, u->len);
+	if (rc0 == EXIT_OK && o->search.md)
+		driver_depfile(a, o, u, emit_output_path(a, o));
+	return rc0;
 }
 
 int main(int argc, char **argv)

@@ -13,6 +13,9 @@
 typedef enum {
 	O_OUTPUT, O_O0, O_O2, O_OLLM, O_TARGET, O_DUMP_IR, O_SUGGEST, O_CHECK, O_BENCH,
 	O_ALLOW_LIBS, O_PARANOID, O_KEEP_TEMPS, O_INCLUDE, O_DEFINE, O_UNDEF, O_VERBOSE, O_VERSION, O_HELP, O_MAN, O_COLOR,
+	O_PASSES, O_LLM, O_BEAM, O_PLANS, O_SAMPLES, O_DROPOUT, O_SEED, O_BUDGET, O_RESUME,
+	O_STATE_DIR, O_MENU, O_REPAIRS, O_NO_GAIN, O_EMIT_PASSES, O_SAVE_TEMPS, O_REPORT, O_MD,
+	O_MF, O_MT, O_LLM_JOBS, O_CACHE_DIR, O_NO_CACHE, O_OFFLINE, O_CACHE_STATS,
 	O_LATER, /* accepted, belongs to a later stage */
 } OptId;
 
@@ -52,45 +55,56 @@ static const Opt OPTS[] = {
      "Verification"},
     {O_BENCH, "--bench", ARG_NONE, NULL, "With --check: also time both (alternating) and "
      "print the speed-up with its confidence interval.", "Verification"},
-    {O_LATER, "--passes", ARG_REQ, "LIST", "Apply a fixed pipeline of passes instead of "
-     "the search.", "Search"},
-    {O_LATER, "--llm", ARG_REQ, "PROVIDER:MODEL[,...]", "The model(s); several make an "
+    {O_PASSES, "--passes", ARG_REQ, "LIST", "Apply a fixed pipeline instead of the "
+     "search: one plan per named menu option, in order (e.g. "
+     "cache-blocking,openmp-threads), each pass verified.", "Search"},
+    {O_LLM, "--llm", ARG_REQ, "PROVIDER:MODEL[,...]", "The model(s); several make an "
      "ensemble. Env: KCC_LLM.", "Search"},
     {O_LATER, "--llm-plan", ARG_REQ, "PROVIDER:MODEL", "The model for planning.", "Search"},
     {O_LATER, "--llm-code", ARG_REQ, "PROVIDER:MODEL", "The model for writing code.",
      "Search"},
-    {O_LATER, "--beam", ARG_REQ, "B", "Beam width.", "Search"},
-    {O_LATER, "--plans", ARG_REQ, "N", "Plans per step.", "Search"},
-    {O_LATER, "--samples", ARG_REQ, "K", "Implementations per plan.", "Search"},
-    {O_LATER, "--dropout", ARG_REQ, "P", "Menu dropout probability.", "Search"},
-    {O_LATER, "--seed", ARG_REQ, "S", "Seed of the search's random choices.", "Search"},
-    {O_LATER, "--budget", ARG_REQ, "calls:N,usd:X,time:T", "Stop the search at this spend.",
-     "Search"},
+    {O_BEAM, "--beam", ARG_REQ, "B", "Beam width: correct candidates faster than "
+     "their parent kept per step (default 2).", "Search"},
+    {O_PLANS, "--plans", ARG_REQ, "N", "Plans per beam entry and step (default 2).", "Search"},
+    {O_SAMPLES, "--samples", ARG_REQ, "K", "Implementations per plan (default 2).", "Search"},
+    {O_DROPOUT, "--dropout", ARG_REQ, "P", "Menu dropout: each option is left out "
+     "of a planning prompt with probability P (default 0.7).", "Search"},
+    {O_SEED, "--seed", ARG_REQ, "S", "Seed of the search's random choices "
+     "(default 1, so reruns are reproducible and hit the cache).", "Search"},
+    {O_BUDGET, "--budget", ARG_REQ, "calls:N,usd:X,time:T", "Stop the search at this spend; "
+     "time in s, m or h.", "Search"},
     {O_LATER, "--runner", ARG_REQ, "local|ssh://HOST|slurm[:PART]", "Where candidates run.",
      "Search"},
-    {O_LATER, "--resume", ARG_REQ, "DIR", "Continue the search saved in DIR.", "Search"},
+    {O_RESUME, "--resume", ARG_REQ, "DIR", "Continue the search saved in DIR "
+     "(the state dir of an earlier run on the same input).", "Search"},
+    {O_STATE_DIR, "--state-dir", ARG_REQ, "DIR", "Keep the run's state (requests, answers, "
+     "candidates, verdicts, measurements) in DIR. Default: OUT.kcc-state.", "Search"},
+    {O_MENU, "--menu", ARG_REQ, "FILE", "Use this menu instead of the target's built-in "
+     "one (docs/menus.md).", "Search"},
+    {O_REPAIRS, "--repairs", ARG_REQ, "R", "Repair requests per rejected candidate "
+     "(default 1).", "Search"},
     {O_ALLOW_LIBS, "--allow-libs", ARG_NONE, NULL, "Let candidates call vendor kernel "
      "libraries (cuBLAS, cuDNN, CUTLASS, MKL, OpenBLAS).", "Verification"},
     {O_PARANOID, "--paranoid", ARG_NONE, NULL, "Repeat each verification case 10 times.",
      "Verification"},
     {O_KEEP_TEMPS, "--keep-temps", ARG_NONE, NULL, "Keep the verifier's temp dir (harnesses, "
      "builds, outputs) and print its path.", "Verification"},
-    {O_LATER, "-Werror-no-gain", ARG_NONE, NULL, "Exit 2 when no verified improvement was "
-     "found.", "Search"},
-    {O_LATER, "--emit-passes", ARG_REQ, "DIR", "Save every accepted pass as source, diff "
+    {O_NO_GAIN, "-Werror-no-gain", ARG_NONE, NULL, "Exit 2, writing nothing, when no verified "
+     "improvement was found (otherwise the input is written unchanged).", "Search"},
+    {O_EMIT_PASSES, "--emit-passes", ARG_REQ, "DIR", "Save every accepted pass as source, diff "
      "and plan.", "Output"},
-    {O_LATER, "-save-temps", ARG_NONE, NULL, "Same as --emit-passes=NAME.passes.", "Output"},
-    {O_LATER, "--report", ARG_REQ, "FILE.json|FILE.html", "Write the search's report.",
+    {O_SAVE_TEMPS, "-save-temps", ARG_NONE, NULL, "Same as --emit-passes=NAME.passes.", "Output"},
+    {O_REPORT, "--report", ARG_REQ, "FILE.json|FILE.html", "Write the search's report: every "
+     "candidate as JSON, or the search tree and a chart as HTML.", "Output"},
+    {O_MD, "-MD", ARG_NONE, NULL, "Write a make dependency file, like gcc.", "Output"},
+    {O_MF, "-MF", ARG_REQ, "FILE", "The dependency file's name.", "Output"},
+    {O_MT, "-MT", ARG_REQ, "TARGET", "The target named in the dependency file.",
      "Output"},
-    {O_LATER, "-MD", ARG_NONE, NULL, "Write a make dependency file, like gcc.", "Output"},
-    {O_LATER, "-MF", ARG_REQ, "FILE", "The dependency file's name.", "Output"},
-    {O_LATER, "-MT", ARG_REQ, "TARGET", "The target named in the dependency file.",
-     "Output"},
-    {O_LATER, "--llm-jobs", ARG_REQ, "N", "LLM requests in flight.", "LLM"},
-    {O_LATER, "--cache-dir", ARG_REQ, "DIR", "The LLM answer cache.", "LLM"},
-    {O_LATER, "--no-cache", ARG_NONE, NULL, "Do not read the LLM answer cache.", "LLM"},
-    {O_LATER, "--offline", ARG_NONE, NULL, "Use only cached LLM answers.", "LLM"},
-    {O_LATER, "--cache-stats", ARG_NONE, NULL, "Print the cache's hits and misses.", "LLM"},
+    {O_LLM_JOBS, "--llm-jobs", ARG_REQ, "N", "LLM requests in flight.", "LLM"},
+    {O_CACHE_DIR, "--cache-dir", ARG_REQ, "DIR", "The LLM answer cache.", "LLM"},
+    {O_NO_CACHE, "--no-cache", ARG_NONE, NULL, "Do not read the LLM answer cache.", "LLM"},
+    {O_OFFLINE, "--offline", ARG_NONE, NULL, "Use only cached LLM answers.", "LLM"},
+    {O_CACHE_STATS, "--cache-stats", ARG_NONE, NULL, "Print the cache's hits and misses.", "LLM"},
     {O_COLOR, "-fdiagnostics-color", ARG_OPT, "auto|always|never", "Colour in diagnostics "
      "(default: auto, on a terminal; never when NO_COLOR is set).", "Diagnostics"},
     {O_VERBOSE, "-v", ARG_NONE, NULL, "Show each command kcc runs.", "Diagnostics"},
@@ -170,6 +184,72 @@ static int set_positional(Options *o, const char *arg)
 	return -1;
 }
 
+static int bad_number(const Opt *opt, const char *val, const char *want)
+{
+	diag_error("invalid value '%s' for %s", val, opt->name);
+	diag_note("%s takes %s", opt->name, want);
+	return EXIT_USER;
+}
+
+static int int_value(const Opt *opt, const char *val, long lo, long *out)
+{
+	char *end;
+	long v = strtol(val, &end, 10);
+	if (!*val || *end || v < lo)
+		return bad_number(opt, val, lo > 0 ? "a whole number above 0" : "a whole number");
+	*out = v;
+	return -1;
+}
+
+/* The search's options: values checked here, used by driver/search.c. */
+static int apply_search(Options *o, const Opt *opt, const char *val)
+{
+	long v;
+	int rc = -1;
+	SearchOptions *s = &o->search;
+	switch (opt->id) {
+	case O_PASSES: s->passes = val; break;
+	case O_LLM: s->llm = val; break;
+	case O_BEAM: if ((rc = int_value(opt, val, 1, &v)) < 0) s->beam = (int)v; break;
+	case O_PLANS: if ((rc = int_value(opt, val, 1, &v)) < 0) s->plans = (int)v; break;
+	case O_SAMPLES: if ((rc = int_value(opt, val, 1, &v)) < 0) s->samples = (int)v; break;
+	case O_REPAIRS: if ((rc = int_value(opt, val, 0, &v)) < 0) s->repairs = (int)v; break;
+	case O_LLM_JOBS: if ((rc = int_value(opt, val, 1, &v)) < 0) s->jobs = (int)v; break;
+	case O_SEED: {
+		char *end;
+		s->seed = strtoull(val, &end, 10);
+		s->seed_set = true;
+		if (!*val || *end)
+			rc = bad_number(opt, val, "a whole number");
+		break;
+	}
+	case O_DROPOUT: {
+		char *end;
+		s->dropout = strtod(val, &end);
+		if (!*val || *end || !(s->dropout >= 0 && s->dropout < 1))
+			rc = bad_number(opt, val, "a probability P with 0 <= P < 1");
+		break;
+	}
+	case O_BUDGET: s->budget = val; break;
+	case O_RESUME: s->resume = val; break;
+	case O_STATE_DIR: s->state_dir = val; break;
+	case O_MENU: s->menu = val; break;
+	case O_NO_GAIN: s->werror_no_gain = true; break;
+	case O_EMIT_PASSES: s->emit_passes = val; break;
+	case O_SAVE_TEMPS: s->save_temps = true; break;
+	case O_REPORT: s->report = val; break;
+	case O_MD: s->md = true; break;
+	case O_MF: s->mf = val; break;
+	case O_MT: s->mt = val; break;
+	case O_CACHE_DIR: s->cache_dir = val; break;
+	case O_NO_CACHE: s->no_cache = true; break;
+	case O_OFFLINE: s->offline = true; break;
+	case O_CACHE_STATS: s->cache_stats = true; break;
+	default: break;
+	}
+	return rc;
+}
+
 static int apply(Options *o, const Opt *opt, const char *val)
 {
 	switch (opt->id) {
@@ -181,7 +261,6 @@ static int apply(Options *o, const Opt *opt, const char *val)
 		break;
 	case O_O2:
 		o->level = OPT_O2;
-		o->unimplemented = o->unimplemented ? o->unimplemented : "-O2";
 		break;
 	case O_OLLM:
 		o->level = OPT_OLLM;
@@ -194,7 +273,6 @@ static int apply(Options *o, const Opt *opt, const char *val)
 				return EXIT_USER;
 			}
 		}
-		o->unimplemented = o->unimplemented ? o->unimplemented : "-O-llm";
 		break;
 	case O_TARGET:
 		if (strcmp(val, "cuda") && strcmp(val, "cpu") && strcmp(val, "riscv64")) {
@@ -264,6 +342,12 @@ static int apply(Options *o, const Opt *opt, const char *val)
 			return EXIT_USER;
 		}
 		break;
+	case O_PASSES: case O_LLM: case O_BEAM: case O_PLANS: case O_SAMPLES: case O_DROPOUT:
+	case O_SEED: case O_BUDGET: case O_RESUME: case O_STATE_DIR: case O_MENU: case O_REPAIRS:
+	case O_NO_GAIN: case O_EMIT_PASSES: case O_SAVE_TEMPS: case O_REPORT: case O_MD: case O_MF:
+	case O_MT: case O_LLM_JOBS: case O_CACHE_DIR: case O_NO_CACHE: case O_OFFLINE:
+	case O_CACHE_STATS:
+		return apply_search(o, opt, val);
 	case O_LATER:
 		if (!o->unimplemented)
 			o->unimplemented = opt->name;
@@ -275,6 +359,10 @@ static int apply(Options *o, const Opt *opt, const char *val)
 int options_parse(int argc, char **argv, Options *o)
 {
 	memset(o, 0, sizeof *o);
+	o->search.dropout = -1;
+	o->search.repairs = -1;
+	o->argc = argc;
+	o->argv = (const char *const *)argv;
 	bool only_files = false;
 	/* Colour settles first so errors about the other options use it. */
 	for (int i = 1; i < argc; i++)

@@ -1,0 +1,270 @@
+/*
+ * search.c — the driver's side of -O2 and -O-llm: turn options into a
+ * SearchConfig (target, menu, LLM client, budget, state dir), run the
+ * search (passes/), and decide what is written and which exit code says
+ * so (docs/search.md):
+ *
+ *   gain found           OUT = header + best version, exit 0
+ *   no gain              OUT = the input byte for byte, exit 0
+ *                        (-Werror-no-gain: nothing written, exit 2)
+ *   provider/tool failed the best verified version when it gains, exit 3
+ *   Ctrl-C               the best verified version when it gains, the
+ *                        resume command on stderr, exit 130
+ */
+#include "driver.h"
+
+#include "../passes/passes.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (interrupted) /* a second Ctrl-C: the user means it */
+		_exit(130);
+	interrupted = 1;
+}
+
+static const Target *pick_target(const Options *o, const Unit *u)
+{
+	return o->target ? target_find(o->target) : target_for_lang(u->lang);
+}
+
+/* Default: OUT.kcc-state next to OUT; for stdout, under $XDG_STATE_HOME. */
+static const char *state_dir(Arena *a, const Options *o, const Unit *u, const char *out)
+{
+	const SearchOptions *s = &o->search;
+	if (s->resume)
+		return s->resume;
+	if (s->state_dir)
+		return s->state_dir;
+	if (strcmp(out, "-"))
+		return arena_printf(a, "%s.kcc-state", out);
+	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char h[65];
+	sha256_hex(u->text, u->len, h);
+	const char *base = xdg && *xdg ? xdg : arena_printf(a, "%s/.local/state", home ? home : "/tmp");
+	return arena_printf(a, "%s/kcc/%.16s", base, h);
+}
+
+/* --resume DIR must hold a run on this very input. */
+static int check_resume(Arena *a, const char *dir, const Unit *u)
+{
+	char *text;
+	size_t len;
+	if (file_read(a, arena_printf(a, "%s/report.json", dir), &text, &len)) {
+		diag_error("--resume %s: no saved search there (no report.json)", dir);
+		diag_note("name the state dir an earlier run printed (default OUT.kcc-state)");
+		return EXIT_USER;
+	}
+	char h[65];
+	sha256_hex(u->text, u->len, h);
+	if (!strstr(text, h)) {
+		diag_error("--resume %s: the saved search is for another input", dir);
+		diag_note("the input changed since; start a new run without --resume");
+		return EXIT_USER;
+	}
+	return EXIT_OK;
+}
+
+static const char **split_passes(Arena *a, const char *list, const Menu *m, int *n)
+{
+	const char **v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	char *s = arena_strdup(a, list), *save = NULL;
+	for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!menu_find(m, t)) {
+			const char **names = arena_alloc(a, sizeof *names * (size_t)(m->nopts + 1));
+			for (int i = 0; i < m->nopts; i++)
+				names[i] = m->opts[i].name;
+			diag_error("--passes: '%s' is not an option of the menu %s", t, m->path);
+			const char *near = nearest_word(t, names, (size_t)m->nopts);
+			if (near)
+				diag_note("did you mean '%s'?", near);
+			else
+				diag_note("the menu's options are listed in %s", m->path);
+			return NULL;
+		}
+		ARENA_PUSH(a, v, *n, cap, t);
+	}
+	return v;
+}
+
+static int make_llm(Arena *a, const Options *o, const char *state, LlmClient **out)
+{
+	const SearchOptions *s = &o->search;
+	LlmProvider *prov;
+	int nprov;
+	int st = llm_resolve_providers(a, s->llm, &prov, &nprov);
+	if (st)
+		return st;
+	LlmBudget budget = {0};
+	if (s->budget && (st = llm_parse_budget(s->budget, "--budget", &budget)))
+		return st;
+	LlmConfig cfg = {.providers = prov, .nproviders = nprov, .jobs = s->jobs,
+	                 .cache_dir = s->cache_dir, .state_dir = state, .budget = budget,
+	                 .cache_mode = s->offline    ? LLM_CACHE_OFFLINE
+	                               : s->no_cache ? LLM_CACHE_REFRESH
+	                                             : LLM_CACHE_NORMAL};
+	*out = llm_client_new(a, &cfg);
+	return *out ? EXIT_OK : EXIT_TOOL;
+}
+
+static void print_resume(const Options *o, const char *state)
+{
+	Strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < o->argc; i++) {
+		if (!strcmp(o->argv[i], "--resume") && i + 1 < o->argc) {
+			i++;
+			continue;
+		}
+		if (!strncmp(o->argv[i], "--resume=", 9))
+			continue;
+		sb_addf(&sb, "%s%s", i ? " " : "", o->argv[i]);
+	}
+	diag_note("the search's state is in %s; resume with: %s --resume %s", state,
+	          sb_str(&sb), state);
+	sb_release(&sb);
+}
+
+static int write_extras(Arena *a, const Options *o, const Unit *u, const SearchResult *r,
+                        const Target *t, const char *out)
+{
+	const SearchOptions *s = &o->search;
+	int e;
+	if (s->report && (e = report_write(a, s->report, r, u, t->name))) {
+		diag_error("cannot write the report '%s': %s", s->report, strerror(e));
+		return EXIT_USER;
+	}
+	const char *dir = s->emit_passes;
+	if (!dir && s->save_temps)
+		dir = arena_printf(a, "%s.passes", strcmp(out, "-") ? out : "stdout");
+	if (dir && (e = passes_emit_dir(a, dir, r, u, t->src_ext))) {
+		diag_error("cannot write the passes to '%s': %s", dir, strerror(e));
+		return EXIT_USER;
+	}
+	if (s->md && (e = driver_depfile(a, o, u, out))) {
+		diag_error("cannot write the dependency file: %s", strerror(e));
+		return EXIT_USER;
+	}
+	return EXIT_OK;
+}
+
+/* What to write: header + best when it gains, else the input as it is. */
+static int emit_result(Arena *a, const Options *o, const Unit *u, const SearchResult *r,
+                       bool gain)
+{
+	if (!gain)
+		return emit_output(o, u, u->text, u->len);
+	const Candidate *b = &r->c[r->best];
+	size_t n;
+	const char *body = tune_strip(a, b->text, b->len, "header", &n);
+	const char *text = arena_printf(a, "%s%s", search_header(a, r, u), body);
+	return emit_output(o, u, text, strlen(text));
+}
+
+static void summary(const Options *o, const SearchResult *r, const char *out, bool gain)
+{
+	const Candidate *b = &r->c[r->best];
+	if (!gain) {
+		diag_warning("no verified improvement over %s (%d candidates%s%s); %s",
+		             o->input, r->n - 1, r->stop != STOP_DONE ? ", stopped: " : "",
+		             r->stop != STOP_DONE ? search_stop_name(r->stop) : "",
+		             o->search.werror_no_gain ? "nothing written (-Werror-no-gain)"
+		                                      : "the output is the input unchanged");
+		return;
+	}
+	if (isatty(2) || diag_verbose())
+		fprintf(stderr, "kcc: %s: %.2fx over the original (95%% CI %.2fx-%.2fx), "
+		        "%d candidates; wrote %s\n", o->input, b->speedup, b->lo, b->hi, r->n - 1,
+		        out);
+}
+
+static int finish(Arena *a, const Options *o, const Unit *u, const SearchResult *r,
+                  const Target *t, const char *state)
+{
+	const char *out = emit_output_path(a, o);
+	bool gain = r->best > 0;
+	summary(o, r, out, gain);
+	int rc = EXIT_OK;
+	bool write = gain || (r->stop == STOP_DONE || r->stop == STOP_BUDGET);
+	if (!gain && o->search.werror_no_gain)
+		write = false, rc = EXIT_NO_GAIN;
+	if (write && (rc = emit_result(a, o, u, r, gain)) != EXIT_OK)
+		return rc;
+	int e = write_extras(a, o, u, r, t, out);
+	if (e != EXIT_OK)
+		return e;
+	if (r->stop == STOP_PROVIDER || r->stop == STOP_TOOL) {
+		diag_error("the search stopped: %s", r->stop_detail ? r->stop_detail : "tool failure");
+		diag_note(gain ? "the best verified version so far was written to %s"
+		               : "nothing was written to %s", out);
+		print_resume(o, state);
+		return EXIT_TOOL;
+	}
+	if (r->stop == STOP_BUDGET)
+		diag_trace("kcc: the %s budget is used up", r->stop_detail);
+	if (r->stop == STOP_INTERRUPT) {
+		diag_warning("interrupted; %s", gain ? "the best verified version so far was written"
+		                                     : "nothing was written");
+		print_resume(o, state);
+		return 130;
+	}
+	return rc;
+}
+
+int driver_search(Arena *a, const Options *o, const Unit *u)
+{
+	const SearchOptions *so = &o->search;
+	const Target *t = pick_target(o, u);
+	if (!t) {
+		diag_error("the target '%s' cannot run kernels yet", o->target);
+		return EXIT_TOOL;
+	}
+	Menu menu;
+	if (menu_load(a, t->name, so->menu, &menu))
+		return EXIT_USER;
+	SearchConfig cfg = {.orig = u, .target = t, .menu = &menu, .seed = so->seed_set ? so->seed : 1,
+	                    .steps = (int)o->llm_steps, .beam = so->beam, .plans = so->plans,
+	                    .samples = so->samples, .dropout = so->dropout,
+	                    .repairs = so->repairs, .tune = true, .flags = o->level == OPT_O2,
+	                    .stop = &interrupted, .progress = isatty(2) && !diag_verbose()};
+	IrOptions io = {.clang_args = o->clang_args, .nclang_args = o->nclang_args,
+	                .lang = u->lang, .lang_set = true};
+	cfg.io = &io;
+	if (so->passes && !(cfg.passes = split_passes(a, so->passes, &menu, &cfg.npasses)))
+		return EXIT_USER;
+	const char *out = emit_output_path(a, o);
+	cfg.state_dir = state_dir(a, o, u, out);
+	if (so->resume && check_resume(a, so->resume, u))
+		return EXIT_USER;
+	int rc;
+	if (o->level == OPT_OLLM && (rc = make_llm(a, o, cfg.state_dir, &cfg.llm)))
+		return rc;
+	verify_options_default(&cfg.vo);
+	cfg.vo.target = t;
+	cfg.vo.allow_libs = o->allow_libs;
+	cfg.vo.paranoid = o->paranoid;
+	cfg.vo.keep_temps = o->keep_temps;
+	struct sigaction sa = {.sa_handler = on_sigint}, old;
+	sigaction(SIGINT, &sa, &old);
+	SearchResult r;
+	rc = search_run(a, &cfg, &r);
+	sigaction(SIGINT, &old, NULL);
+	if (cfg.llm && so->cache_stats)
+		fprintf(stderr, "kcc: %s\n", llm_cache_stats(cfg.llm));
+	if (rc == 0)
+		rc = finish(a, o, u, &r, t, cfg.state_dir);
+	else
+		rc = EXIT_USER;
+	if (cfg.llm)
+		llm_client_free(cfg.llm);
+	return rc;
+}

@@ -1,0 +1,216 @@
+/*
+ * eval.c — one candidate through the Verifier and the timer. A candidate
+ * is parsed without demanding a spec (so a changed pragma gets the
+ * verifier's exact reason), checked with verify_candidate (or
+ * verify_unparsed when the front end rejects it) and, when correct, timed
+ * against the original with verify_bench. Results are memoized in
+ * STATE/memo/ by the hash of (original, candidate, target, device), so a
+ * resumed run or a `make` rebuild re-verifies nothing and, with the same
+ * measurements in its prompts, hits the LLM cache on every request.
+ */
+#include "internal.h"
+
+#include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+double passes_now(void)
+{
+	struct timeval tv;
+	gettimeofday(&tv, NULL);
+	return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+}
+
+uint64_t passes_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* The front end reports a candidate's errors through the diagnostics
+ * sink, on stderr: they belong in the record (and the repair prompt), not
+ * on the user's terminal. */
+typedef struct {
+	int saved;
+	FILE *tmp;
+} Capture;
+
+static void capture_begin(Capture *c)
+{
+	fflush(stderr);
+	c->tmp = tmpfile();
+	c->saved = c->tmp ? dup(2) : -1;
+	if (c->saved >= 0)
+		dup2(fileno(c->tmp), 2);
+}
+
+static const char *capture_end(Capture *c, Arena *a)
+{
+	if (c->saved < 0)
+		return "";
+	fflush(stderr);
+	dup2(c->saved, 2);
+	close(c->saved);
+	Strbuf sb = STRBUF_INIT;
+	char buf[4096];
+	size_t n;
+	rewind(c->tmp);
+	while ((n = fread(buf, 1, sizeof buf, c->tmp)) > 0 && sb.len < 65536)
+		sb_addn(&sb, buf, n);
+	fclose(c->tmp);
+	return sb.len ? sb_to_arena(&sb, a) : "";
+}
+
+static const char *memo_path(Search *s, const Candidate *c)
+{
+	Strbuf k = STRBUF_INIT;
+	sb_addf(&k, "%s\n%s\n%s\n%s\n%d", s->orig_sha, c->sha, s->cfg->target->name,
+	        s->r->device, (int)s->cfg->vo.paranoid);
+	char h[65];
+	sha256_hex(k.buf, k.len, h);
+	sb_release(&k);
+	return arena_printf(s->a, "%s/memo/%.32s.json", s->cfg->state_dir, h);
+}
+
+static const char *jstr(cJSON *o, const char *k)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static double jnum(cJSON *o, const char *k)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+/* A memo that measured nothing cannot answer a request that wants timing. */
+static bool memo_load(Search *s, Candidate *c, bool bench)
+{
+	char *text;
+	size_t len;
+	if (file_read(s->a, memo_path(s, c), &text, &len))
+		return false;
+	cJSON *o = cJSON_Parse(text);
+	if (!o)
+		return false;
+	bool measured = cJSON_IsTrue(cJSON_GetObjectItem(o, "measured"));
+	bool correct = cJSON_IsTrue(cJSON_GetObjectItem(o, "correct"));
+	bool ok = !(bench && correct && !measured);
+	if (ok) {
+		c->correct = correct;
+		c->measured = measured;
+		c->reason = verify_reason_parse(jstr(o, "reason"));
+		if (c->reason == VR__COUNT)
+			c->reason = VR_OK;
+		c->why = arena_strdup(s->a, jstr(o, "why"));
+		c->log = arena_strdup(s->a, jstr(o, "log"));
+		c->ms = jnum(o, "ms"), c->ms_q1 = jnum(o, "ms_q1"), c->ms_q3 = jnum(o, "ms_q3");
+		c->speedup = jnum(o, "speedup"), c->lo = jnum(o, "lo"), c->hi = jnum(o, "hi");
+		c->verify_s = jnum(o, "verify_s"), c->bench_s = jnum(o, "bench_s");
+		if (*jstr(o, "shape") && !s->r->shape)
+			s->r->shape = arena_strdup(s->a, jstr(o, "shape"));
+	}
+	cJSON_Delete(o);
+	return ok;
+}
+
+static void memo_save(Search *s, const Candidate *c)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddBoolToObject(o, "correct", c->correct);
+	cJSON_AddStringToObject(o, "reason", verify_reason_name(c->reason));
+	cJSON_AddStringToObject(o, "why", c->why ? c->why : "");
+	cJSON_AddStringToObject(o, "log", c->log ? proc_tail(c->log, 40) : "");
+	cJSON_AddBoolToObject(o, "measured", c->measured);
+	cJSON_AddNumberToObject(o, "ms", c->ms);
+	cJSON_AddNumberToObject(o, "ms_q1", c->ms_q1);
+	cJSON_AddNumberToObject(o, "ms_q3", c->ms_q3);
+	cJSON_AddNumberToObject(o, "speedup", c->speedup);
+	cJSON_AddNumberToObject(o, "lo", c->lo);
+	cJSON_AddNumberToObject(o, "hi", c->hi);
+	cJSON_AddNumberToObject(o, "verify_s", c->verify_s);
+	cJSON_AddNumberToObject(o, "bench_s", c->bench_s);
+	cJSON_AddStringToObject(o, "shape", s->r->shape ? s->r->shape : "");
+	char *j = cJSON_Print(o);
+	const char *dir = arena_printf(s->a, "%s/memo", s->cfg->state_dir);
+	file_mkdirs(dir, 0755);
+	file_write_atomic(memo_path(s, c), j, strlen(j));
+	free(j);
+	cJSON_Delete(o);
+}
+
+static void take_verdict(Search *s, Candidate *c, const Verdict *v)
+{
+	c->reason = v->reason;
+	c->correct = v->reason == VR_OK;
+	c->why = v->summary ? arena_strdup(s->a, v->summary) : verify_reason_name(v->reason);
+	if (v->log && *v->log)
+		c->log = v->log;
+}
+
+static int measure(Search *s, Candidate *c, const Unit *u)
+{
+	double t = passes_now();
+	BenchResult b;
+	memset(&b, 0, sizeof b);
+	if (verify_bench(s->ref, u, &b) != 0)
+		return -1;
+	c->bench_s = passes_now() - t;
+	if (b.verdict.reason != VR_OK) {
+		take_verdict(s, c, &b.verdict);
+		return 0;
+	}
+	c->measured = true;
+	c->ms = b.cand.median * 1e3, c->ms_q1 = b.cand.q1 * 1e3, c->ms_q3 = b.cand.q3 * 1e3;
+	c->speedup = b.speedup, c->lo = b.ci_lo, c->hi = b.ci_hi;
+	if (!s->r->shape && b.shape)
+		s->r->shape = arena_strdup(s->a, b.shape);
+	return 0;
+}
+
+int eval_candidate(Search *s, int id, bool bench)
+{
+	Candidate *c = &s->r->c[id];
+	sha256_hex(c->text, c->len, c->sha);
+	if (memo_load(s, c, bench)) {
+		diag_trace("kcc: candidate %d: %s (remembered)", id,
+		           c->correct ? "correct" : verify_reason_name(c->reason));
+		return 0;
+	}
+	double t = passes_now();
+	Capture cap;
+	capture_begin(&cap);
+	Unit *u = ir_parse(s->a, c->file, c->text, c->len, s->cfg->io, false);
+	const char *errs = capture_end(&cap, s->a);
+	Verdict v;
+	memset(&v, 0, sizeof v);
+	if (!u)
+		verify_unparsed(s->ref, c->file, c->text, c->len, &v);
+	else if (verify_candidate(s->ref, u, &v) != 0)
+		return -1;
+	take_verdict(s, c, &v);
+	if (!u && *errs)
+		c->log = errs;
+	c->verify_s = passes_now() - t;
+	if (c->correct && bench && measure(s, c, u) != 0)
+		return -1;
+	memo_save(s, c);
+	s->r->c[id] = *c;
+	return 0;
+}
+
+bool search_gain(const Search *s, const Candidate *c)
+{
+	if (!c->correct || !c->measured || c->parent < 0)
+		return false;
+	const Candidate *p = &s->r->c[c->parent];
+	double base = p->measured ? p->speedup : 1.0, top = p->measured ? p->hi : 1.0;
+	return c->lo > base * (1.0 + s->r->delta) && c->lo > top;
+}

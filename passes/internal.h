@@ -1,0 +1,46 @@
+/*
+ * internal.h — what the files of passes/ share and nobody else sees: the
+ * running search's state, candidate evaluation (verify + measure + tune,
+ * memoized in the state dir) and the state dir's records.
+ */
+#ifndef KCC_PASSES_INTERNAL_H
+#define KCC_PASSES_INTERNAL_H
+
+#include "passes.h"
+
+typedef struct {
+	Arena *a;
+	const SearchConfig *cfg;
+	SearchResult *r;
+	VerifyRef *ref;
+	const char *fence;   /* "c", "cuda" */
+	const char *ext;     /* ".c", ".cu" */
+	char orig_sha[65];
+	uint64_t rng;
+	int nreq;            /* requests built so far: each one's sample index */
+	double t0;
+} Search;
+
+/* Append a candidate (copied); returns its index. Texts are written to
+ * STATE/candidates/NNNN.EXT. */
+int search_add(Search *s, const Candidate *c);
+/* Verify c (already in r->c) and, when correct and bench, measure it
+ * against the original; memoized by text. 0, or -1 on a tool failure. */
+int eval_candidate(Search *s, int id, bool bench);
+/* Variants of candidate id with its `tune` values written in: new
+ * candidates (parent: id's parent, option: id's), verified and measured.
+ * Returns how many were added, -1 on a tool failure. */
+int tune_variants(Search *s, int id, int step);
+/* Variants of candidate id with each of the menu's compiler-flag blocks
+ * (children of id, option "flags:NAME"). Count added, or -1. */
+int flag_variants(Search *s, int id, int step);
+/* Did c gain on its parent beyond the noise gate? */
+bool search_gain(const Search *s, const Candidate *c);
+
+/* The run's records: STATE/report.json after each step. */
+void state_save(Search *s);
+/* Wall clock in seconds. */
+double passes_now(void);
+uint64_t passes_rand(uint64_t *state);
+
+#endif

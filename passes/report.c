@@ -1,0 +1,260 @@
+/*
+ * report.c — what a run leaves behind: the report (JSON: every candidate
+ * with its parent, plan, verdict and reason, times, tokens and cost; HTML:
+ * the search tree and a speed-up-over-steps chart as inline SVG), the
+ * output's header comment, and the state dir's copy of the report, saved
+ * after every step so an interrupted run keeps its record.
+ */
+#include "internal.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cJSON *candidate_json(const Candidate *c)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "id", c->id);
+	cJSON_AddNumberToObject(o, "parent", c->parent);
+	cJSON_AddNumberToObject(o, "step", c->step);
+	cJSON_AddStringToObject(o, "option", c->option ? c->option : "");
+	cJSON_AddStringToObject(o, "plan", c->plan ? c->plan : "");
+	cJSON_AddStringToObject(o, "provider", c->provider ? c->provider : "");
+	cJSON_AddStringToObject(o, "tune", c->tune ? c->tune : "");
+	cJSON_AddStringToObject(o, "sha256", c->sha);
+	cJSON_AddStringToObject(o, "file", c->file ? c->file : "");
+	cJSON_AddStringToObject(o, "verdict", c->correct ? "correct" : "rejected");
+	cJSON_AddStringToObject(o, "reason", verify_reason_name(c->reason));
+	cJSON_AddStringToObject(o, "why", c->why ? c->why : "");
+	cJSON_AddNumberToObject(o, "repairs", c->repairs);
+	cJSON_AddNumberToObject(o, "repair_of", c->repair_of);
+	cJSON_AddBoolToObject(o, "measured", c->measured);
+	if (c->measured) {
+		cJSON_AddNumberToObject(o, "ms", c->ms);
+		cJSON_AddNumberToObject(o, "ms_q1", c->ms_q1);
+		cJSON_AddNumberToObject(o, "ms_q3", c->ms_q3);
+		cJSON_AddNumberToObject(o, "speedup", c->speedup);
+		cJSON_AddNumberToObject(o, "ci_lo", c->lo);
+		cJSON_AddNumberToObject(o, "ci_hi", c->hi);
+	}
+	cJSON_AddBoolToObject(o, "gain", c->gain);
+	cJSON_AddBoolToObject(o, "accepted", c->accepted);
+	cJSON_AddNumberToObject(o, "tokens_in", (double)c->tokens_in);
+	cJSON_AddNumberToObject(o, "tokens_out", (double)c->tokens_out);
+	cJSON_AddNumberToObject(o, "cost_usd", c->usd);
+	cJSON_AddNumberToObject(o, "verify_s", c->verify_s);
+	cJSON_AddNumberToObject(o, "bench_s", c->bench_s);
+	return o;
+}
+
+static cJSON *result_json(const SearchResult *r, const Unit *orig, const char *target)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kcc", KCC_VERSION);
+	cJSON_AddStringToObject(o, "input", orig->path);
+	char h[65];
+	sha256_hex(orig->text, orig->len, h);
+	cJSON_AddStringToObject(o, "input_sha256", h);
+	cJSON_AddStringToObject(o, "spec_sha256", orig->spec_hash);
+	cJSON_AddStringToObject(o, "target", target);
+	cJSON_AddStringToObject(o, "device", r->device ? r->device : "");
+	cJSON_AddStringToObject(o, "bench_shape", r->shape ? r->shape : "");
+	cJSON_AddStringToObject(o, "stop", search_stop_name(r->stop));
+	cJSON_AddStringToObject(o, "stop_detail", r->stop_detail ? r->stop_detail : "");
+	cJSON_AddNumberToObject(o, "best", r->best);
+	cJSON_AddNumberToObject(o, "speedup", r->n ? r->c[r->best].speedup : 1.0);
+	cJSON *chain = cJSON_AddArrayToObject(o, "chain");
+	int ids[256];
+	int n = r->n ? search_chain(r, r->best, ids, 256) : 0;
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(chain, cJSON_CreateNumber(ids[i]));
+	cJSON *t = cJSON_AddObjectToObject(o, "llm");
+	cJSON_AddNumberToObject(t, "calls", (double)r->totals.calls);
+	cJSON_AddNumberToObject(t, "tokens_in", (double)r->totals.tokens_in);
+	cJSON_AddNumberToObject(t, "tokens_out", (double)r->totals.tokens_out);
+	cJSON_AddNumberToObject(t, "cost_usd", r->totals.usd);
+	cJSON_AddNumberToObject(t, "cache_hits", (double)r->totals.cache_hits);
+	cJSON_AddNumberToObject(o, "wall_s", r->wall_s);
+	cJSON *cs = cJSON_AddArrayToObject(o, "candidates");
+	for (int i = 0; i < r->n; i++)
+		cJSON_AddItemToArray(cs, candidate_json(&r->c[i]));
+	return o;
+}
+
+static int write_json(const char *path, cJSON *o)
+{
+	char *j = cJSON_Print(o);
+	size_t n = strlen(j);
+	j = realloc(j, n + 2);
+	j[n] = '\n';
+	j[n + 1] = 0;
+	int e = file_write_atomic(path, j, n + 1);
+	free(j);
+	return e;
+}
+
+void state_save(Search *s)
+{
+	cJSON *o = result_json(s->r, s->cfg->orig, s->cfg->target->name);
+	write_json(arena_printf(s->a, "%s/report.json", s->cfg->state_dir), o);
+	cJSON_Delete(o);
+}
+
+/* ---- HTML ------------------------------------------------------------------- */
+
+static void html_escape(Strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '<')
+			sb_adds(sb, "&lt;");
+		else if (*s == '>')
+			sb_adds(sb, "&gt;");
+		else if (*s == '&')
+			sb_adds(sb, "&amp;");
+		else if (*s == '"')
+			sb_adds(sb, "&quot;");
+		else
+			sb_addc(sb, *s);
+	}
+}
+
+/* Best verified speed-up after each step, as a polyline. */
+static void html_chart(Strbuf *sb, const SearchResult *r)
+{
+	int steps = 0;
+	double top = 1.0;
+	for (int i = 0; i < r->n; i++) {
+		steps = r->c[i].step > steps ? r->c[i].step : steps;
+		if (r->c[i].correct && r->c[i].measured && r->c[i].speedup > top)
+			top = r->c[i].speedup;
+	}
+	const int W = 560, H = 220, L = 50, B = 30;
+	sb_addf(sb, "<svg id=\"chart\" width=\"%d\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">\n"
+	        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>"
+	        "<line x1=\"%d\" y1=\"10\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>\n"
+	        "<text x=\"4\" y=\"16\" font-size=\"12\">%.2fx</text>"
+	        "<text x=\"4\" y=\"%d\" font-size=\"12\">1x</text>"
+	        "<text x=\"%d\" y=\"%d\" font-size=\"12\">step</text>\n",
+	        W, H, L, H - B, W - 10, H - B, L, L, H - B, top, H - B, W - 40, H - 8);
+	Strbuf pts = STRBUF_INIT;
+	double best = 1.0;
+	for (int st = 0; st <= steps; st++) {
+		for (int i = 0; i < r->n; i++)
+			if (r->c[i].step == st && r->c[i].accepted && r->c[i].speedup > best)
+				best = r->c[i].speedup;
+		double x = L + (steps ? (double)st / steps : 0) * (W - L - 20);
+		double y = (H - B) - (top > 1 ? (best - 1) / (top - 1) : 0) * (H - B - 20);
+		sb_addf(&pts, "%.1f,%.1f ", x, y);
+		sb_addf(sb, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#1565c0\"><title>step %d: "
+		        "%.2fx</title></circle><text x=\"%.1f\" y=\"%d\" font-size=\"11\">%d</text>\n",
+		        x, y, st, best, x - 3, H - B + 14, st);
+	}
+	sb_addf(sb, "<polyline class=\"best\" fill=\"none\" stroke=\"#1565c0\" stroke-width=\"2\" "
+	        "points=\"%s\"/>\n</svg>\n", sb_str(&pts));
+	sb_release(&pts);
+}
+
+static void html_tree(Strbuf *sb, const SearchResult *r, int id, int depth)
+{
+	const Candidate *c = &r->c[id];
+	const char *cls = c->accepted ? "accepted" : c->correct ? "correct" : "rejected";
+	sb_addf(sb, "<li class=\"%s\"><b>#%d</b> %s", cls, id, id ? "" : "original");
+	html_escape(sb, c->option);
+	if (c->tune && *c->tune) {
+		sb_adds(sb, " [");
+		html_escape(sb, c->tune);
+		sb_adds(sb, "]");
+	}
+	if (c->correct && c->measured)
+		sb_addf(sb, " — %.2fx (95%% CI %.2f–%.2f)%s", c->speedup, c->lo, c->hi,
+		        c->gain ? " gain" : "");
+	else if (!c->correct) {
+		sb_addf(sb, " — rejected: %s: ", verify_reason_name(c->reason));
+		html_escape(sb, c->why);
+	}
+	bool kids = false;
+	for (int i = id + 1; i < r->n; i++)
+		if (r->c[i].parent == id) {
+			if (!kids)
+				sb_adds(sb, "\n<ul>\n");
+			kids = true;
+			html_tree(sb, r, i, depth + 1);
+		}
+	sb_adds(sb, kids ? "</ul></li>\n" : "</li>\n");
+}
+
+static char *html(Arena *a, const SearchResult *r, const Unit *orig, const char *target)
+{
+	Strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>kcc report: ");
+	html_escape(&sb, orig->path);
+	sb_adds(&sb, "</title>\n<style>body{font-family:sans-serif;margin:2em}"
+	        "li.accepted{color:#1b5e20;font-weight:bold}li.rejected{color:#b71c1c}"
+	        "li.correct{color:#333}ul{list-style:none;border-left:1px solid #ccc}"
+	        "</style></head><body>\n<h1>kcc report: ");
+	html_escape(&sb, orig->path);
+	sb_addf(&sb, "</h1>\n<p>kcc %s, target %s, device ", KCC_VERSION, target);
+	html_escape(&sb, r->device);
+	sb_addf(&sb, "</p>\n<p id=\"summary\">best: candidate %d, %.2fx over the original; "
+	        "%d candidates; stopped: %s; %ld LLM calls, $%.4f</p>\n", r->best,
+	        r->n ? r->c[r->best].speedup : 1.0, r->n ? r->n - 1 : 0, search_stop_name(r->stop),
+	        r->totals.calls, r->totals.usd);
+	sb_adds(&sb, "<h2>Best speed-up over steps</h2>\n");
+	html_chart(&sb, r);
+	sb_adds(&sb, "<h2>Search tree</h2>\n<ul id=\"tree\">\n");
+	if (r->n)
+		html_tree(&sb, r, 0, 0);
+	sb_adds(&sb, "</ul>\n</body></html>\n");
+	return sb_to_arena(&sb, a);
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && !strcmp(s + n - m, suf);
+}
+
+int report_write(Arena *a, const char *path, const SearchResult *r, const Unit *orig,
+                 const char *target)
+{
+	if (ends_with(path, ".html") || ends_with(path, ".htm")) {
+		char *h = html(a, r, orig, target);
+		return file_write_atomic(path, h, strlen(h));
+	}
+	cJSON *o = result_json(r, orig, target);
+	int e = write_json(path, o);
+	cJSON_Delete(o);
+	return e;
+}
+
+/* ---- the output's header ---------------------------------------------------------- */
+
+char *search_header(Arena *a, const SearchResult *r, const Unit *orig)
+{
+	int ids[256];
+	int n = search_chain(r, r->best, ids, 256);
+	Strbuf p = STRBUF_INIT;
+	for (int i = 1; i < n; i++) {
+		const Candidate *c = &r->c[ids[i]];
+		sb_addf(&p, "%s%s", i > 1 ? ", " : "", c->option);
+		if (*c->tune)
+			sb_addf(&p, " (%s)", c->tune);
+	}
+	const char *passes = p.len ? sb_to_arena(&p, a) : "none";
+	char h[65];
+	sha256_hex(orig->text, orig->len, h);
+	const Candidate *b = &r->c[r->best];
+	return arena_printf(a,
+	    "/* kcc:begin header: written by kcc %s; kcc replaces this block when it reads "
+	    "the file again\n"
+	    " * passes: %s\n"
+	    " * device: %s\n"
+	    " * original: %s sha256 %s, spec sha256 %s\n"
+	    " * measured: %.2fx over the original (95%% CI %.2fx-%.2fx) at %s, %.4g ms\n"
+	    " * reproduce: kcc --check ORIGINAL THIS-FILE --bench\n"
+	    " * kcc:end header */\n",
+	    KCC_VERSION, passes, r->device, orig->path, h, orig->spec_hash,
+	    b->speedup, b->lo, b->hi, r->shape ? r->shape : "the bench shape", b->ms);
+}

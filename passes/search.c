@@ -1,0 +1,513 @@
+/*
+ * search.c — the search (Autocomp's loop, PRAGMA's roles as stages):
+ *
+ *   for each step, for each version in the beam:
+ *     plan      N requests: the menu after dropout, the current code and
+ *               its measurements, the best so far, what regressed or failed
+ *     implement K requests per plan: the whole new file, one fenced block
+ *     verify    verify_candidate (verify_unparsed when it does not parse),
+ *               with up to R repair requests fed the build error or reason
+ *     tune      its `tune` values, each variant verified and measured
+ *     measure   verify_bench against the original: ratio with a 95% CI
+ *     select    the B fastest correct candidates that beat their parent
+ *               beyond the noise gate form the next beam
+ *
+ * `--passes=a,b` is the same loop with one forced option per step. -O2 is
+ * the loop without an LLM: tune the input's `tune` values, then the menu's
+ * compiler flags. Requests are batched (the client runs them concurrently);
+ * every sample has its own index, so the cache tells samples apart and a
+ * rerun with the same measurements is answered from the cache.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *search_stop_name(StopReason st)
+{
+	static const char *const n[] = {"done", "budget", "interrupted", "provider", "tool"};
+	return n[st];
+}
+
+int search_add(Search *s, const Candidate *c)
+{
+	SearchResult *r = s->r;
+	Candidate k = *c;
+	k.id = r->n;
+	const char *dir = arena_printf(s->a, "%s/candidates", s->cfg->state_dir);
+	file_mkdirs(dir, 0755);
+	k.file = arena_printf(s->a, "%s/%04d%s", dir, k.id, s->ext);
+	if (k.text)
+		file_write_atomic(k.file, k.text, k.len);
+	if (!k.tune)
+		k.tune = "";
+	ARENA_PUSH(s->a, r->c, r->n, r->cap, k);
+	return k.id;
+}
+
+int search_chain(const SearchResult *r, int id, int *ids, int max)
+{
+	int n = 0;
+	for (int k = id; k >= 0 && n < max; k = r->c[k].parent)
+		ids[n++] = k;
+	for (int i = 0; i < n / 2; i++) {
+		int t = ids[i];
+		ids[i] = ids[n - 1 - i];
+		ids[n - 1 - i] = t;
+	}
+	return n;
+}
+
+static bool stopped(Search *s)
+{
+	return s->cfg->stop && *s->cfg->stop;
+}
+
+static void progress(Search *s, int step, int steps)
+{
+	if (!s->cfg->progress)
+		return;
+	const Candidate *b = &s->r->c[s->r->best];
+	LlmTotals t = s->cfg->llm ? llm_totals(s->cfg->llm) : (LlmTotals){0};
+	fprintf(stderr, "\r\033[Kkcc: step %d/%d, %d candidates, best %.2fx, %ld calls, $%.2f",
+	        step, steps, s->r->n - 1, b->measured ? b->speedup : 1.0, t.calls, t.usd);
+	fflush(stderr);
+}
+
+/* ---- prompts ------------------------------------------------------------------ */
+
+static const char *measure_text(Search *s, const Candidate *c)
+{
+	if (!c->measured)
+		return "not measured";
+	return arena_printf(s->a, "median %.4g ms (IQR %.4g-%.4g ms) at %s; %.2fx over the "
+	                    "original (95%% CI %.2fx-%.2fx)", c->ms, c->ms_q1, c->ms_q3,
+	                    s->r->shape ? s->r->shape : "the bench shape", c->speedup, c->lo,
+	                    c->hi);
+}
+
+static const char *best_text(Search *s, int parent)
+{
+	const Candidate *b = &s->r->c[s->r->best];
+	if (b->id == parent)
+		return "The current code is the best verified version so far.";
+	return arena_printf(s->a, "%s (%s): %s\n\n```%s\n%s```", b->id ? b->option : "the original",
+	                    b->id ? arena_printf(s->a, "candidate %d", b->id) : "input",
+	                    measure_text(s, b), s->fence, b->text);
+}
+
+/* Children of parent so far: regressions named as such, failures with
+ * their reason, so the planner does not repeat them. */
+static const char *history_text(Search *s, int parent)
+{
+	Strbuf sb = STRBUF_INIT;
+	const Candidate *p = &s->r->c[parent];
+	for (int i = 1; i < s->r->n; i++) {
+		const Candidate *c = &s->r->c[i];
+		if (c->parent != parent || *c->tune)
+			continue;
+		if (!c->correct)
+			sb_addf(&sb, "- %s: REJECTED by the verifier (%s: %s)\n", c->option,
+			        verify_reason_name(c->reason), c->why ? c->why : "");
+		else if (c->measured && p->measured && c->hi < p->speedup)
+			sb_addf(&sb, "- %s: REGRESSION, %.2fx against this code's %.2fx\n", c->option,
+			        c->speedup, p->speedup);
+		else if (c->gain)
+			sb_addf(&sb, "- %s: gain, %.2fx over the original\n", c->option, c->speedup);
+		else
+			sb_addf(&sb, "- %s: no measurable gain (%.2fx, inside the noise)\n", c->option,
+			        c->speedup);
+	}
+	return sb.len ? sb_to_arena(&sb, s->a) : "Nothing yet.";
+}
+
+static const char *menu_text(Search *s, const char *forced)
+{
+	const Menu *m = s->cfg->menu;
+	Strbuf sb = STRBUF_INIT;
+	bool *keep = arena_alloc(s->a, (size_t)m->nopts + 1);
+	int kept = 0;
+	double p = s->cfg->dropout < 0 ? 0.7 : s->cfg->dropout;
+	for (int i = 0; i < m->nopts; i++) {
+		if (forced)
+			keep[i] = !strcmp(m->opts[i].name, forced);
+		else
+			keep[i] = (double)(passes_rand(&s->rng) >> 11) / 9007199254740992.0 >= p;
+		kept += keep[i];
+	}
+	if (!kept && m->nopts && !forced)
+		keep[passes_rand(&s->rng) % (uint64_t)m->nopts] = true;
+	for (int i = 0; i < m->nopts; i++)
+		if (keep[i])
+			sb_addf(&sb, "- **%s**: %s\n  Applies: %s\n  Signals: %s\n", m->opts[i].name,
+			        m->opts[i].description, m->opts[i].applies, m->opts[i].signals);
+	return sb_to_arena(&sb, s->a);
+}
+
+static const char *tmpl(const char *name)
+{
+	const char *t = passes_builtin(name, NULL);
+	return t ? t : "";
+}
+
+static LlmMessage *messages(Search *s, const char *user)
+{
+	LlmMessage *m = arena_alloc(s->a, 2 * sizeof *m);
+	const char *names[] = {"LANG", "TARGET"};
+	const char *vals[] = {s->cfg->orig->lang == LANG_CUDA ? "CUDA" : "C",
+	                      s->cfg->target->name};
+	m[0] = (LlmMessage){"system", prompt_fill(s->a, tmpl("prompts/system.txt"), names, vals, 2)};
+	m[1] = (LlmMessage){"user", user};
+	return m;
+}
+
+static void request(Search *s, LlmRequest *q, const char *user, const char *purpose)
+{
+	memset(q, 0, sizeof *q);
+	q->messages = messages(s, user);
+	q->nmessages = 2;
+	q->temperature = 0.7;
+	q->seed = (long long)s->cfg->seed;
+	q->use_seed = true;
+	q->sample = s->nreq++;
+	q->purpose = purpose;
+}
+
+static void plan_request(Search *s, LlmRequest *q, int parent, const char *forced)
+{
+	const Candidate *p = &s->r->c[parent];
+	const char *names[] = {"HARDWARE", "CURRENT_NAME", "CURRENT_MEASURE", "FENCE",
+	                       "CURRENT_CODE", "BEST", "HISTORY", "MENU"};
+	const char *vals[] = {s->r->device, parent ? arena_printf(s->a, "candidate %d", parent)
+	                                           : "the original",
+	                      measure_text(s, p), s->fence, p->text, best_text(s, parent),
+	                      history_text(s, parent), menu_text(s, forced)};
+	request(s, q, prompt_fill(s->a, tmpl("prompts/plan.txt"), names, vals, 8), "plan");
+}
+
+static void code_request(Search *s, LlmRequest *q, int parent, const char *option,
+                         const char *plan)
+{
+	const char *names[] = {"OPTION", "PLAN", "FENCE", "CODE"};
+	const char *vals[] = {option, plan, s->fence, s->r->c[parent].text};
+	request(s, q, prompt_fill(s->a, tmpl("prompts/implement.txt"), names, vals, 4),
+	        "implement");
+}
+
+static void repair_request(Search *s, LlmRequest *q, const Candidate *c)
+{
+	const char *names[] = {"REASON", "LOG", "FENCE", "CODE", "OPTION", "PLAN"};
+	const char *vals[] = {arena_printf(s->a, "%s: %s", verify_reason_name(c->reason),
+	                                   c->why ? c->why : ""),
+	                      c->log ? proc_tail(c->log, 30) : "", s->fence,
+	                      c->text ? c->text : "(no code block)", c->option, c->plan};
+	request(s, q, prompt_fill(s->a, tmpl("prompts/repair.txt"), names, vals, 6), "repair");
+}
+
+/* ---- answers -------------------------------------------------------------------- */
+
+/* "Option: NAME" on a line of the plan; the forced option for --passes. */
+static const char *plan_option(Search *s, const char *plan, const char *forced)
+{
+	if (forced)
+		return forced;
+	const char *p = plan;
+	while ((p = strstr(p, "ption:")) != NULL) {
+		p += 6;
+		p += strspn(p, " \t*`");
+		size_t n = strcspn(p, " \t\r\n*`.,");
+		const char *name = arena_strndup(s->a, p, n);
+		if (menu_find(s->cfg->menu, name))
+			return name;
+	}
+	return "unlisted";
+}
+
+static void account(Candidate *c, const LlmResponse *r)
+{
+	c->tokens_in += r->tokens_in;
+	c->tokens_out += r->tokens_out;
+	c->usd += r->cost_usd;
+	if (!c->provider && r->provider)
+		c->provider = r->provider;
+}
+
+/* How a batch ended for the search: go on, or stop and why. */
+static int batch_status(Search *s, const LlmResponse *rs, int n)
+{
+	int ok = 0, budget = 0;
+	const char *err = NULL;
+	for (int i = 0; i < n; i++) {
+		ok += rs[i].status == LLM_OK;
+		budget += rs[i].status == LLM_EBUDGET;
+		if (rs[i].status == LLM_EFAIL && !err)
+			err = rs[i].error;
+	}
+	if (budget) {
+		s->r->stop = STOP_BUDGET;
+		s->r->stop_detail = llm_budget_name(llm_budget_state(s->cfg->llm));
+		return -1;
+	}
+	if (err) {
+		s->r->stop = STOP_PROVIDER;
+		s->r->stop_detail = err;
+		return -1;
+	}
+	return ok == n ? 0 : -1;
+}
+
+static bool budget_left(Search *s)
+{
+	LlmBudgetState b = llm_budget_state(s->cfg->llm);
+	if (b == LLM_BUDGET_LEFT)
+		return true;
+	s->r->stop = STOP_BUDGET;
+	s->r->stop_detail = llm_budget_name(b);
+	return false;
+}
+
+/* Evaluate candidate id with up to R repairs; tune what verified. Returns
+ * -1 on a tool failure or a stop, else 0. */
+static int evaluate(Search *s, int id, int step)
+{
+	int repairs = s->cfg->repairs < 0 ? 1 : s->cfg->repairs;
+	for (int round = 0;; round++) {
+		Candidate *c = &s->r->c[id];
+		if (c->text && eval_candidate(s, id, true) != 0) {
+			s->r->stop = STOP_TOOL;
+			s->r->stop_detail = "the verifier failed";
+			return -1;
+		}
+		c = &s->r->c[id];
+		if (c->correct || round >= repairs || stopped(s) || !budget_left(s))
+			break;
+		LlmRequest q;
+		LlmResponse a;
+		repair_request(s, &q, c);
+		llm_complete(s->cfg->llm, &q, &a);
+		if (batch_status(s, &a, 1) != 0)
+			return -1;
+		Candidate k = {.parent = c->parent, .step = step, .option = c->option,
+		               .plan = c->plan, .repairs = round + 1, .repair_of = id};
+		account(&k, &a);
+		LlmExtract x;
+		const char *err;
+		if (llm_extract_code(s->a, a.text, strlen(a.text), s->fence, &x, &err) == 0)
+			k.text = x.code, k.len = strlen(x.code);
+		else
+			k.reason = VR_PARSE, k.why = err;
+		id = search_add(s, &k);
+	}
+	if (s->cfg->tune && s->r->c[id].correct && tune_variants(s, id, step) < 0) {
+		s->r->stop = STOP_TOOL;
+		s->r->stop_detail = "the verifier failed";
+		return -1;
+	}
+	return 0;
+}
+
+/* Make a candidate from an implement answer (or record why there is none). */
+static int from_answer(Search *s, int parent, int step, const char *option, const char *plan,
+                       const LlmResponse *a, const LlmResponse *pa)
+{
+	Candidate k = {.parent = parent, .step = step, .option = option, .plan = plan,
+	               .repair_of = -1};
+	account(&k, a);
+	if (pa)
+		account(&k, pa);
+	LlmExtract x;
+	const char *err;
+	if (llm_extract_code(s->a, a->text, strlen(a->text), s->fence, &x, &err) == 0)
+		k.text = x.code, k.len = strlen(x.code);
+	else
+		k.reason = VR_PARSE, k.why = arena_printf(s->a, "%s", err);
+	return search_add(s, &k);
+}
+
+/* ---- one step -------------------------------------------------------------------- */
+
+typedef struct {
+	int parent;
+	const char *option, *plan;
+	const LlmResponse *pa;
+} Plan;
+
+static int plan_all(Search *s, const int *beam, int nbeam, const char *forced, Plan **out)
+{
+	int nplans = forced ? 1 : (s->cfg->plans > 0 ? s->cfg->plans : 2);
+	int n = nbeam * nplans;
+	LlmRequest *q = arena_alloc(s->a, sizeof *q * (size_t)n);
+	LlmResponse *a = arena_alloc(s->a, sizeof *a * (size_t)n);
+	for (int b = 0; b < nbeam; b++)
+		for (int j = 0; j < nplans; j++)
+			plan_request(s, &q[b * nplans + j], beam[b], forced);
+	llm_complete_batch(s->cfg->llm, q, a, n);
+	if (batch_status(s, a, n) != 0)
+		return -1;
+	Plan *p = arena_alloc(s->a, sizeof *p * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		const char *err;
+		const char *text = llm_extract_plan(s->a, a[i].text, strlen(a[i].text), &err);
+		p[i] = (Plan){beam[i / nplans], plan_option(s, a[i].text, forced),
+		              text ? text : a[i].text, &a[i]};
+	}
+	*out = p;
+	return n;
+}
+
+static int implement_all(Search *s, const Plan *p, int np, int step)
+{
+	int k = s->cfg->samples > 0 ? s->cfg->samples : 2, n = np * k;
+	LlmRequest *q = arena_alloc(s->a, sizeof *q * (size_t)n);
+	LlmResponse *a = arena_alloc(s->a, sizeof *a * (size_t)n);
+	for (int i = 0; i < n; i++)
+		code_request(s, &q[i], p[i / k].parent, p[i / k].option, p[i / k].plan);
+	if (!budget_left(s))
+		return -1;
+	llm_complete_batch(s->cfg->llm, q, a, n);
+	if (batch_status(s, a, n) != 0)
+		return -1;
+	for (int i = 0; i < n && !stopped(s); i++) {
+		const Plan *pl = &p[i / k];
+		int id = from_answer(s, pl->parent, step, pl->option, pl->plan, &a[i],
+		                     i % k == 0 ? pl->pa : NULL);
+		if (evaluate(s, id, step) != 0)
+			return -1;
+		progress(s, step, s->cfg->npasses ? s->cfg->npasses : s->cfg->steps);
+	}
+	return 0;
+}
+
+/* Fastest first; ties keep their order (a beam is a handful of ids). */
+static void sort_by_speed(const Candidate *c, int *ids, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && c[ids[j]].speedup > c[ids[j - 1]].speedup; j--) {
+			int t = ids[j];
+			ids[j] = ids[j - 1];
+			ids[j - 1] = t;
+		}
+}
+
+/* The next beam: the fastest candidates of this step that gained on their
+ * parent; the old beam stays when none did. */
+static int select_beam(Search *s, int from, int *beam, int nbeam)
+{
+	int width = s->cfg->beam > 0 ? s->cfg->beam : 2;
+	int *ids = arena_alloc(s->a, sizeof *ids * (size_t)(s->r->n - from + 1));
+	int n = 0;
+	for (int i = from; i < s->r->n; i++) {
+		Candidate *c = &s->r->c[i];
+		c->gain = search_gain(s, c);
+		if (c->gain)
+			ids[n++] = i;
+	}
+	if (n == 0)
+		return nbeam;
+	sort_by_speed(s->r->c, ids, n);
+	n = n < width ? n : width;
+	for (int i = 0; i < n; i++) {
+		beam[i] = ids[i];
+		s->r->c[ids[i]].accepted = true;
+		if (s->r->c[ids[i]].speedup > s->r->c[s->r->best].speedup || s->r->best == 0)
+			s->r->best = ids[i];
+	}
+	return n;
+}
+
+static void llm_loop(Search *s)
+{
+	int steps = s->cfg->npasses ? s->cfg->npasses : (s->cfg->steps > 0 ? s->cfg->steps : 3);
+	int width = s->cfg->beam > 0 ? s->cfg->beam : 2;
+	int *beam = arena_alloc(s->a, sizeof *beam * (size_t)width);
+	int nbeam = 1;
+	beam[0] = 0;
+	for (int step = 1; step <= steps; step++) {
+		if (stopped(s) || !budget_left(s))
+			break;
+		const char *forced = s->cfg->npasses ? s->cfg->passes[step - 1] : NULL;
+		int from = s->r->n;
+		Plan *p;
+		int np = plan_all(s, beam, nbeam, forced, &p);
+		int rc = np < 0 ? -1 : implement_all(s, p, np, step);
+		nbeam = select_beam(s, from, beam, nbeam);
+		state_save(s);
+		progress(s, step, steps);
+		if (rc != 0)
+			break;
+	}
+}
+
+/* -O2: the input's tune values, then the menu's compiler flags. */
+static void offline_loop(Search *s)
+{
+	int from = s->r->n;
+	if (tune_variants(s, 0, 1) < 0)
+		s->r->stop = STOP_TOOL;
+	select_beam(s, from, (int[1]){0}, 1);
+	state_save(s);
+	progress(s, 1, 2);
+	if (!s->cfg->flags || stopped(s) || s->r->stop == STOP_TOOL)
+		return;
+	from = s->r->n;
+	if (flag_variants(s, s->r->best, 2) < 0)
+		s->r->stop = STOP_TOOL;
+	select_beam(s, from, (int[1]){0}, 1);
+	state_save(s);
+	progress(s, 2, 2);
+}
+
+static int start(Search *s)
+{
+	const SearchConfig *cfg = s->cfg;
+	if (verify_ref_prepare(s->a, cfg->orig, &cfg->vo, &s->ref) != 0)
+		return -1;
+	TargetInfo info;
+	cfg->target->describe(cfg->target, s->a, &info);
+	s->r->device = info.summary ? info.summary : cfg->target->name;
+	s->r->delta = cfg->vo.delta;
+	Candidate o = {.parent = -1, .option = "", .plan = "", .provider = "",
+	               .text = cfg->orig->text, .len = cfg->orig->len, .repair_of = -1};
+	search_add(s, &o);
+	if (eval_candidate(s, 0, true) != 0 || !s->r->c[0].correct) {
+		diag_error("%s: the input does not verify against itself (%s)", cfg->orig->path,
+		           s->r->c[0].why ? s->r->c[0].why : "tool failure");
+		return -1;
+	}
+	Candidate *c = &s->r->c[0];
+	c->speedup = c->lo = c->hi = 1.0;
+	c->accepted = true;
+	return 0;
+}
+
+int search_run(Arena *a, const SearchConfig *cfg, SearchResult *out)
+{
+	memset(out, 0, sizeof *out);
+	Search s = {.a = a, .cfg = cfg, .r = out, .rng = cfg->seed ^ 0x6b6363ull,
+	            .t0 = passes_now()};
+	s.fence = cfg->orig->lang == LANG_CUDA ? "cuda" : "c";
+	s.ext = cfg->target->src_ext;
+	sha256_hex(cfg->orig->text, cfg->orig->len, s.orig_sha);
+	file_mkdirs(cfg->state_dir, 0755);
+	if (start(&s) != 0) {
+		if (s.ref)
+			verify_ref_release(s.ref);
+		return -1;
+	}
+	if (cfg->llm)
+		llm_loop(&s);
+	else
+		offline_loop(&s);
+	if (stopped(&s))
+		out->stop = STOP_INTERRUPT;
+	if (cfg->llm)
+		out->totals = llm_totals(cfg->llm);
+	out->wall_s = passes_now() - s.t0;
+	state_save(&s);
+	if (cfg->progress)
+		fputc('\n', stderr);
+	verify_ref_release(s.ref);
+	return 0;
+}
