@@ -41,7 +41,8 @@ typedef struct {
 	bool werror_no_gain;
 	const char *emit_passes;
 	bool save_temps;
-	const char *report;
+	const char *report[4]; /* --report, repeatable (.json and .html) */
+	int nreport;
 	bool md;
 	const char *mf, *mt;
 	const char *cache_dir;

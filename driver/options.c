@@ -95,7 +95,8 @@ static const Opt OPTS[] = {
      "and plan.", "Output"},
     {O_SAVE_TEMPS, "-save-temps", ARG_NONE, NULL, "Same as --emit-passes=NAME.passes.", "Output"},
     {O_REPORT, "--report", ARG_REQ, "FILE.json|FILE.html", "Write the search's report: every "
-     "candidate as JSON, or the search tree and a chart as HTML.", "Output"},
+     "candidate as JSON, or the search tree and a chart as HTML (by suffix); may be "
+     "given twice.", "Output"},
     {O_MD, "-MD", ARG_NONE, NULL, "Write a make dependency file, like gcc.", "Output"},
     {O_MF, "-MF", ARG_REQ, "FILE", "The dependency file's name.", "Output"},
     {O_MT, "-MT", ARG_REQ, "TARGET", "The target named in the dependency file.",
@@ -237,7 +238,13 @@ static int apply_search(Options *o, const Opt *opt, const char *val)
 	case O_NO_GAIN: s->werror_no_gain = true; break;
 	case O_EMIT_PASSES: s->emit_passes = val; break;
 	case O_SAVE_TEMPS: s->save_temps = true; break;
-	case O_REPORT: s->report = val; break;
+	case O_REPORT:
+		if (s->nreport == (int)ARRAY_LEN(s->report)) {
+			diag_error("too many --report options (at most %d)", (int)ARRAY_LEN(s->report));
+			return EXIT_USER;
+		}
+		s->report[s->nreport++] = val;
+		break;
 	case O_MD: s->md = true; break;
 	case O_MF: s->mf = val; break;
 	case O_MT: s->mt = val; break;

@@ -53,6 +53,17 @@ static const char *state_dir(Arena *a, const Options *o, const Unit *u, const ch
 	return arena_printf(a, "%s/kcc/%.16s", base, h);
 }
 
+/* The cache both the LLM client and the verdict memo use. */
+static const char *cache_dir(Arena *a, const Options *o)
+{
+	if (o->search.cache_dir)
+		return o->search.cache_dir;
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (xdg && *xdg)
+		return arena_printf(a, "%s/kcc", xdg);
+	return arena_printf(a, "%s/.cache/kcc", home && *home ? home : "/tmp");
+}
+
 /* --resume DIR must hold a run on this very input. */
 static int check_resume(Arena *a, const char *dir, const Unit *u)
 {
@@ -139,10 +150,11 @@ static int write_extras(Arena *a, const Options *o, const Unit *u, const SearchR
 {
 	const SearchOptions *s = &o->search;
 	int e;
-	if (s->report && (e = report_write(a, s->report, r, u, t->name))) {
-		diag_error("cannot write the report '%s': %s", s->report, strerror(e));
-		return EXIT_USER;
-	}
+	for (int i = 0; i < s->nreport; i++)
+		if ((e = report_write(a, s->report[i], r, u, t->name))) {
+			diag_error("cannot write the report '%s': %s", s->report[i], strerror(e));
+			return EXIT_USER;
+		}
 	const char *dir = s->emit_passes;
 	if (!dir && s->save_temps)
 		dir = arena_printf(a, "%s.passes", strcmp(out, "-") ? out : "stdout");
@@ -243,6 +255,8 @@ int driver_search(Arena *a, const Options *o, const Unit *u)
 		return EXIT_USER;
 	const char *out = emit_output_path(a, o);
 	cfg.state_dir = state_dir(a, o, u, out);
+	cfg.memo_dir = arena_printf(a, "%s/verdicts", cache_dir(a, o));
+	cfg.memo_read = !so->no_cache;
 	if (so->resume && check_resume(a, so->resume, u))
 		return EXIT_USER;
 	int rc;
@@ -253,7 +267,7 @@ int driver_search(Arena *a, const Options *o, const Unit *u)
 	cfg.vo.allow_libs = o->allow_libs;
 	cfg.vo.paranoid = o->paranoid;
 	cfg.vo.keep_temps = o->keep_temps;
-	struct sigaction sa = {.sa_handler = on_sigint}, old;
+	struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART}, old;
 	sigaction(SIGINT, &sa, &old);
 	SearchResult r;
 	rc = search_run(a, &cfg, &r);
