@@ -51,7 +51,9 @@ char *tune_strip(Arena *a, const char *text, size_t len, const char *which,
 	return sb.len ? sb_to_arena(&sb, a) : arena_strdup(a, "");
 }
 
-/* Byte offset just after the file's leading comment (block or // lines). */
+/* Byte offset just after the file's leading comment (block or // lines);
+ * kcc's own tune and flags blocks are not part of it, so a new block never
+ * lands inside an old one. */
 static size_t after_leading_comment(const char *t, size_t len)
 {
 	size_t i = 0;
@@ -59,6 +61,10 @@ static size_t after_leading_comment(const char *t, size_t len)
 		size_t j = i;
 		while (j < len && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n'))
 			j++;
+		if (j < len && begins_block(t + j, len - j, "tune"))
+			return i;
+		if (j < len && begins_block(t + j, len - j, "flags"))
+			return i;
 		if (j + 1 < len && t[j] == '/' && t[j + 1] == '*') {
 			const char *e = strstr(t + j + 2, "*/");
 			if (!e)

@@ -1,0 +1,94 @@
+/*
+ * test_passes_menu.c — the search's text pieces without a kernel run: the
+ * built-in menus parse and hold the options docs/menus.md promises, bad
+ * menus are refused, prompt templates fill, and tune/flag blocks are
+ * written into a source and replaced (not stacked) on the next pass.
+ */
+#include "../../passes/passes.h"
+#include "check.h"
+
+static void builtin_menus(Arena *a)
+{
+	Menu m;
+	CHECK(menu_load(a, "cpu", NULL, &m) == 0);
+	const char *cpu[] = {"loop-interchange", "cache-blocking", "simd-vectorization",
+	                     "openmp-threads", "unrolling", "prefetching"};
+	for (size_t i = 0; i < ARRAY_LEN(cpu); i++)
+		CHECK(menu_find(&m, cpu[i]) != NULL);
+	CHECK(m.nflags >= 1);
+	const MenuOption *o = menu_find(&m, "cache-blocking");
+	CHECK(o && *o->description && *o->applies && *o->signals);
+	CHECK(menu_load(a, "cuda", NULL, &m) == 0);
+	const char *cuda[] = {"shared-memory-tiling", "register-blocking", "double-buffering",
+	                      "cp-async-pipelining", "vectorized-access", "unrolling",
+	                      "tensor-cores", "warp-reductions", "launch-configuration",
+	                      "split-k", "fusion"};
+	for (size_t i = 0; i < ARRAY_LEN(cuda); i++)
+		CHECK(menu_find(&m, cuda[i]) != NULL);
+	CHECK(menu_load(a, "riscv64", NULL, &m) != 0);
+}
+
+static void bad_menus(Arena *a)
+{
+	Menu m;
+	const char *cases[] = {
+	    "description: before any section\n",
+	    "[option]\n",
+	    "[opt x]\n",
+	    "[option a]\ncolour: red\n",
+	    "[option a]\n[option a]\n",
+	    "  continuation\n",
+	    "# only a comment\n",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++)
+		CHECK(menu_parse(a, "bad.menu", cases[i], strlen(cases[i]), &m) != 0);
+	const char *ok = "[option a]\ndescription: one\n  two\n[flags f]\ntop: #x\ntop: #y\n"
+	                 "bottom: #z\n";
+	CHECK(menu_parse(a, "ok.menu", ok, strlen(ok), &m) == 0);
+	CHECK_STR(m.opts[0].description, "one two");
+	CHECK_STR(m.flags[0].top, "#x\n#y\n");
+	CHECK_STR(m.flags[0].bottom, "#z\n");
+}
+
+static void prompts(Arena *a)
+{
+	const char *names[] = {"A", "B"};
+	const char *vals[] = {"1", "two"};
+	CHECK_STR(prompt_fill(a, "x{{A}}y{{B}}{{C}}z{{", names, vals, 2), "x1ytwo{{C}}z{{");
+	const char *need[] = {"prompts/system.txt", "prompts/plan.txt", "prompts/implement.txt",
+	                      "prompts/repair.txt"};
+	for (size_t i = 0; i < ARRAY_LEN(need); i++)
+		CHECK(passes_builtin(need[i], NULL) != NULL);
+	CHECK(strstr(passes_builtin("prompts/plan.txt", NULL), "{{MENU}}") != NULL);
+}
+
+static void tune_blocks(Arena *a)
+{
+	const char *src = "/* about */\n#pragma kcc entry f\nint x;\n";
+	TuneValue v[] = {{"BM", "64"}, {"BN", "32"}};
+	MenuFlag f = {.name = "O3", .top = "#pragma T\n", .bottom = "#pragma B\n"};
+	size_t n;
+	char *t = tune_apply(a, src, strlen(src), v, 2, &f, &n);
+	CHECK(strncmp(t, "/* about */\n/* kcc:begin flags O3 */\n#pragma T\n", 47) == 0);
+	CHECK(strstr(t, "#ifndef BM\n#define BM 64\n#endif\n#ifndef BN\n#define BN 32\n") != NULL);
+	CHECK(strstr(t, "int x;\n/* kcc:begin flags O3 (end) */\n#pragma B\n") != NULL);
+	TuneValue w[] = {{"BM", "128"}};
+	char *t2 = tune_apply(a, t, n, w, 1, NULL, &n);
+	CHECK(strstr(t2, "#define BM 128") && !strstr(t2, "#define BM 64") &&
+	      !strstr(t2, "#define BN"));
+	CHECK(strstr(t2, "#pragma T") != NULL);
+	char *plain = tune_strip(a, t2, n, NULL, &n);
+	CHECK_STR(plain, src);
+}
+
+int main(void)
+{
+	diag_init(COLOR_NEVER);
+	Arena *a = arena_new();
+	builtin_menus(a);
+	bad_menus(a);
+	prompts(a);
+	tune_blocks(a);
+	arena_free(a);
+	return check_summary("test_passes_menu");
+}
