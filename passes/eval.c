@@ -3,10 +3,11 @@
  * is parsed without demanding a spec (so a changed pragma gets the
  * verifier's exact reason), checked with verify_candidate (or
  * verify_unparsed when the front end rejects it) and, when correct, timed
- * against the original with verify_bench. Results are memoized in
- * STATE/memo/ by the hash of (original, candidate, target, device), so a
- * resumed run or a `make` rebuild re-verifies nothing and, with the same
- * measurements in its prompts, hits the LLM cache on every request.
+ * against the original with verify_bench. Results are memoized in the
+ * cache (CACHE/verdicts/) by the hash of (original, candidate, target,
+ * device), so a resumed run or a `make` rebuild re-verifies nothing and,
+ * with the same measurements in its prompts, hits the LLM cache on every
+ * request.
  */
 #include "internal.h"
 
@@ -67,6 +68,13 @@ static const char *capture_end(Capture *c, Arena *a)
 	return sb.len ? sb_to_arena(&sb, a) : "";
 }
 
+static const char *memo_dir(Search *s)
+{
+	if (s->cfg->memo_dir)
+		return s->cfg->memo_dir;
+	return arena_printf(s->a, "%s/memo", s->cfg->state_dir);
+}
+
 static const char *memo_path(Search *s, const Candidate *c)
 {
 	Strbuf k = STRBUF_INIT;
@@ -75,7 +83,7 @@ static const char *memo_path(Search *s, const Candidate *c)
 	char h[65];
 	sha256_hex(k.buf, k.len, h);
 	sb_release(&k);
-	return arena_printf(s->a, "%s/memo/%.32s.json", s->cfg->state_dir, h);
+	return arena_printf(s->a, "%s/%.32s.json", memo_dir(s), h);
 }
 
 static const char *jstr(cJSON *o, const char *k)
@@ -95,7 +103,7 @@ static bool memo_load(Search *s, Candidate *c, bool bench)
 {
 	char *text;
 	size_t len;
-	if (file_read(s->a, memo_path(s, c), &text, &len))
+	if (!s->cfg->memo_read || file_read(s->a, memo_path(s, c), &text, &len))
 		return false;
 	cJSON *o = cJSON_Parse(text);
 	if (!o)
@@ -139,8 +147,7 @@ static void memo_save(Search *s, const Candidate *c)
 	cJSON_AddNumberToObject(o, "bench_s", c->bench_s);
 	cJSON_AddStringToObject(o, "shape", s->r->shape ? s->r->shape : "");
 	char *j = cJSON_Print(o);
-	const char *dir = arena_printf(s->a, "%s/memo", s->cfg->state_dir);
-	file_mkdirs(dir, 0755);
+	file_mkdirs(memo_dir(s), 0755);
 	file_write_atomic(memo_path(s, c), j, strlen(j));
 	free(j);
 	cJSON_Delete(o);
@@ -202,7 +209,6 @@ int eval_candidate(Search *s, int id, bool bench)
 	if (c->correct && bench && measure(s, c, u) != 0)
 		return -1;
 	memo_save(s, c);
-	s->r->c[id] = *c;
 	return 0;
 }
 
