@@ -443,10 +443,12 @@ static void llm_loop(Search *s)
 /* -O2: the input's tune values, then the menu's compiler flags. */
 static void offline_loop(Search *s)
 {
+	int width = s->cfg->beam > 0 ? s->cfg->beam : 2;
+	int *beam = arena_alloc(s->a, sizeof *beam * (size_t)width);
 	int from = s->r->n;
 	if (tune_variants(s, 0, 1) < 0)
 		s->r->stop = STOP_TOOL;
-	select_beam(s, from, (int[1]){0}, 1);
+	select_beam(s, from, beam, 1);
 	state_save(s);
 	progress(s, 1, 2);
 	if (!s->cfg->flags || stopped(s) || s->r->stop == STOP_TOOL)
@@ -454,7 +456,7 @@ static void offline_loop(Search *s)
 	from = s->r->n;
 	if (flag_variants(s, s->r->best, 2) < 0)
 		s->r->stop = STOP_TOOL;
-	select_beam(s, from, (int[1]){0}, 1);
+	select_beam(s, from, beam, 1);
 	state_save(s);
 	progress(s, 2, 2);
 }
