@@ -129,7 +129,10 @@ typedef struct {
 	int npasses;
 	bool tune;                /* autotune `tune` parameters of candidates */
 	bool flags;               /* -O2: also try the menu's flag variants */
-	const char *state_dir;    /* required: records and memo live here */
+	const char *state_dir;    /* required: the run's records live here */
+	const char *memo_dir;     /* verdicts and measurements by text hash
+	                             (CACHE/verdicts); NULL: STATE/memo */
+	bool memo_read;           /* false (--no-cache): measure afresh */
 	volatile sig_atomic_t *stop; /* set by SIGINT: finish cleanly */
 	bool progress;            /* a progress line on stderr (a TTY) */
 } SearchConfig;
