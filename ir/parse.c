@@ -258,6 +258,13 @@ CXTranslationUnit ir_clang_parse(Arena *a, CXIndex idx, const Unit *u,
 		args[n++] = "-std=gnu17";
 	}
 	args[n++] = "-Wno-unknown-pragmas";
+	/* A relocated libclang (scripts/gpu-bundle) is told where its own
+	 * headers are; an installed one finds them itself. */
+	const char *rd = getenv("KCC_CLANG_RESOURCE_DIR");
+	if (rd && *rd) {
+		args[n++] = "-resource-dir";
+		args[n++] = rd;
+	}
 	for (int i = 0; i < opt->nclang_args; i++)
 		args[n++] = opt->clang_args[i];
 	struct CXUnsavedFile uf = {u->path, u->text, (unsigned long)u->len};

@@ -845,10 +845,15 @@ static int sanitize(VerifyRef *r, const char *exe, Verdict *v)
 {
 	if (!r->t->sanitize || !r->o.sanitizer || !r->ncases)
 		return 0;
-	int small = 0;
-	for (int i = 1; i < r->ncases; i++)
-		if (r->cases[i].bytes < r->cases[small].bytes)
+	/* The smallest of the spec's own shapes: kcc's all-ones edge shape is
+	 * one tile, where a missing barrier between tiles has nothing to race
+	 * with (seen on the H100: racecheck silent at 1x1x1, a race at 37x53). */
+	int small = -1;
+	for (int i = 0; i < r->ncases; i++)
+		if (!r->cases[i].edge && (small < 0 || r->cases[i].bytes < r->cases[small].bytes))
 			small = i;
+	if (small < 0)
+		small = 0;
 	const char *plan = vr_write_plan(r, &r->cases[small], 0, 1, "sanitize.plan");
 	const char *out = arena_printf(r->a, "%s.out", plan);
 	const char *argv[] = {exe, plan, out, NULL};
