@@ -182,15 +182,17 @@ static int emit_result(Arena *a, const Options *o, const Unit *u, const SearchRe
 	return emit_output(o, u, text, strlen(text));
 }
 
-static void summary(const Options *o, const SearchResult *r, const char *out, bool gain)
+static void summary(const Options *o, const SearchResult *r, const char *out, bool gain,
+                    bool write)
 {
 	const Candidate *b = &r->c[r->best];
 	if (!gain) {
 		diag_warning("no verified improvement over %s (%d candidates%s%s); %s",
 		             o->input, r->n - 1, r->stop != STOP_DONE ? ", stopped: " : "",
 		             r->stop != STOP_DONE ? search_stop_name(r->stop) : "",
-		             o->search.werror_no_gain ? "nothing written (-Werror-no-gain)"
-		                                      : "the output is the input unchanged");
+		             write                     ? "the output is the input unchanged"
+		             : o->search.werror_no_gain ? "nothing written (-Werror-no-gain)"
+		                                        : "nothing written");
 		return;
 	}
 	if (isatty(2) || diag_verbose())
@@ -204,11 +206,11 @@ static int finish(Arena *a, const Options *o, const Unit *u, const SearchResult 
 {
 	const char *out = emit_output_path(a, o);
 	bool gain = r->best > 0;
-	summary(o, r, out, gain);
 	int rc = EXIT_OK;
 	bool write = gain || (r->stop == STOP_DONE || r->stop == STOP_BUDGET);
 	if (!gain && o->search.werror_no_gain)
 		write = false, rc = EXIT_NO_GAIN;
+	summary(o, r, out, gain, write);
 	if (write && (rc = emit_result(a, o, u, r, gain)) != EXIT_OK)
 		return rc;
 	int e = write_extras(a, o, u, r, t, out);
