@@ -32,6 +32,7 @@ static int cpu_build(const Target *t, Arena *a, const TargetBuild *b, TargetBuil
 		ARENA_PUSH(a, argv, n, cap, fixed[i]);
 	add_flags(a, &argv, &n, &cap, "-D", b->defines);
 	add_flags(a, &argv, &n, &cap, "-I", b->incdirs);
+	add_flags(a, &argv, &n, &cap, "", b->flags);
 	const char *tail[] = {"-o", b->exe, b->src, "-lm", NULL};
 	for (size_t i = 0; i < ARRAY_LEN(tail); i++)
 		ARENA_PUSH(a, argv, n, cap, tail[i]);
@@ -137,6 +138,14 @@ static int cpu_describe(const Target *t, Arena *a, TargetInfo *out)
 	return 0;
 }
 
+/* callgrind.c and peaks.c */
+int cpu_profile(const Target *t, Arena *a, const TargetProfileRun *r, Profile *out);
+int cpu_peaks(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *out);
+
+/* valgrind cannot decode AVX-512: the profile build keeps -march=native's
+ * other extensions. */
+static const char *const PROFILE_FLAGS[] = {"-mno-avx512f", "-g", NULL};
+
 const Target target_cpu = {
     .name = "cpu",
     .lang = LANG_C,
@@ -146,4 +155,7 @@ const Target target_cpu = {
     .run = cpu_run,
     .describe = cpu_describe,
     .sanitize = NULL,
+    .profile = cpu_profile,
+    .profile_flags = PROFILE_FLAGS,
+    .peaks = cpu_peaks,
 };

@@ -202,6 +202,8 @@ static int cuda_build(const Target *t, Arena *a, const TargetBuild *b, TargetBui
 		ARENA_PUSH(a, argv, n, cap, arena_printf(a, "-D%s", b->defines[i]));
 	for (int i = 0; b->incdirs && b->incdirs[i]; i++)
 		ARENA_PUSH(a, argv, n, cap, arena_printf(a, "-I%s", b->incdirs[i]));
+	for (int i = 0; b->flags && b->flags[i]; i++)
+		ARENA_PUSH(a, argv, n, cap, b->flags[i]);
 	const char *tail[] = {"-o", b->exe, b->src, "-lgomp", NULL};
 	for (size_t i = 0; i < ARRAY_LEN(tail); i++)
 		ARENA_PUSH(a, argv, n, cap, tail[i]);
@@ -260,6 +262,13 @@ static int cuda_sanitize(const Target *t, Arena *a, const TargetRun *r, TargetSa
 	return 0;
 }
 
+/* ncu.c */
+int cuda_profile(const Target *t, Arena *a, const TargetProfileRun *r, Profile *out);
+int cuda_peaks(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *out);
+
+/* ptxas's resource report, the fallback profile when ncu is missing. */
+static const char *const PROFILE_FLAGS[] = {"-Xptxas", "-v", NULL};
+
 const Target target_cuda = {
     .name = "cuda",
     .lang = LANG_CUDA,
@@ -269,4 +278,7 @@ const Target target_cuda = {
     .run = cuda_run,
     .describe = cuda_describe,
     .sanitize = cuda_sanitize,
+    .profile = cuda_profile,
+    .profile_flags = PROFILE_FLAGS,
+    .peaks = cuda_peaks,
 };

@@ -14,6 +14,7 @@
 
 #include "../ir/ir.h"
 #include "../runners/runner.h"
+#include "profile.h"
 
 typedef struct Target Target;
 
@@ -26,6 +27,7 @@ typedef struct {
 	const char *const *defines;   /* "NAME" or "NAME=V"; NULL-terminated or NULL */
 	const char *const *incdirs;   /* NULL-terminated or NULL */
 	double timeout_s;             /* 0: 300 s (nvcc is slow) */
+	const char *const *flags;     /* extra compiler flags (profile builds); NULL */
 } TargetBuild;
 
 typedef struct {
@@ -67,6 +69,15 @@ typedef struct {
 	const char *log;
 } TargetSanitized;
 
+/* One profiler run of a built profile driver (target_profile builds it). */
+typedef struct {
+	const char *const *argv;  /* the driver; argv[0] is the executable */
+	const char *cwd;          /* its directory: the profiler's files go here */
+	double timeout_s;
+	const char *build_log;    /* the compiler's output (ptxas -v on cuda) */
+	const char *collect;      /* the driver's function that calls the entry */
+} TargetProfileRun;
+
 struct Target {
 	const char *name;      /* "cpu", "cuda" */
 	Lang lang;             /* the kernels it runs */
@@ -80,6 +91,14 @@ struct Target {
 	int (*describe)(const Target *t, Arena *a, TargetInfo *out);
 	/* Run the harness under the target's sanitizers; NULL when none. */
 	int (*sanitize)(const Target *t, Arena *a, const TargetRun *r, TargetSanitized *out);
+	/* Profile one run (cpu: perf or callgrind; cuda: ncu, else ptxas and
+	 * events). 0 with *out filled, its notes saying what is missing; -1
+	 * when no profile could be taken (out->notes says why). NULL: none. */
+	int (*profile)(const Target *t, Arena *a, const TargetProfileRun *r, Profile *out);
+	const char *const *profile_flags; /* extra build flags of profile drivers */
+	/* The device's peak rates, measured once and cached under cache_dir
+	 * (NULL: not cached) or estimated; 0 with *out filled, -1 unknown. */
+	int (*peaks)(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *out);
 };
 
 /* The registry: "cpu", "cuda"; NULL if unknown. */
@@ -94,5 +113,15 @@ const char *const *target_names(void);
 int target_run_proc(Arena *a, const TargetRun *r, bool limit_as, ProcResult *out);
 /* Look a program up in PATH and in extra dirs; arena path or NULL. */
 const char *target_which(Arena *a, const char *prog, const char *const *extra_dirs);
+
+/* Profile unit u at shape: write the kernel and a small driver (inputs
+ * filled, the entry called once from a function the profiler can isolate)
+ * into a fresh directory under tmpdir, build it with the target's profile
+ * flags and run t->profile. 0 or -1 (out->notes says why). */
+int target_profile(const Target *t, Arena *a, const Unit *u, const Shape *shape,
+                   const char *tmpdir, double timeout_s, Profile *out);
+/* The profile driver's source for u at shape (exposed for the tests). */
+char *target_profile_driver(Arena *a, const Unit *u, const Shape *shape,
+                            const char *kernel_file, const char **why);
 
 #endif

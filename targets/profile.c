@@ -1,0 +1,289 @@
+/*
+ * profile.c — the target-independent half of profiling: the Profile's
+ * metrics and their text for the plan prompt, the roofline, and the
+ * profile driver. The driver is a small program generated from the spec
+ * (not the verifier's harness: no guard zones, no plan file, nothing timed)
+ * that fills the inputs, then calls the entry once from kcc_profile_calls(),
+ * a function the profiler can isolate (callgrind's --toggle-collect), so
+ * the counts are the kernel's and not the input filling's.
+ */
+#include "target.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void profile_set(Arena *a, Profile *p, const char *name, double value, const char *unit,
+                 const char *meaning)
+{
+	for (int i = 0; i < p->n; i++)
+		if (!strcmp(p->m[i].name, name)) {
+			p->m[i] = (ProfileMetric){name, value, unit, meaning};
+			return;
+		}
+	ARENA_PUSH(a, p->m, p->n, p->cap, ((ProfileMetric){name, value, unit, meaning}));
+}
+
+const ProfileMetric *profile_get(const Profile *p, const char *name)
+{
+	for (int i = 0; p && i < p->n; i++)
+		if (!strcmp(p->m[i].name, name))
+			return &p->m[i];
+	return NULL;
+}
+
+void profile_note(Arena *a, Profile *p, const char *fmt, ...)
+{
+	Strbuf sb = STRBUF_INIT;
+	if (p->notes && *p->notes)
+		sb_addf(&sb, "%s\n", p->notes);
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	p->notes = sb_to_arena(&sb, a);
+}
+
+char *profile_value(Arena *a, const ProfileMetric *m)
+{
+	if (!m)
+		return "n/a";
+	double v = m->value;
+	const char *u = m->unit ? m->unit : "";
+	if (!strcmp(u, "%"))
+		return arena_printf(a, "%.1f%%", v);
+	if (v != 0 && (v >= 1e6 || v <= -1e6))
+		return arena_printf(a, "%.3g%s%s", v, *u ? " " : "", u);
+	return arena_printf(a, "%.4g%s%s", v, *u ? " " : "", u);
+}
+
+char *profile_text(Arena *a, const Profile *p)
+{
+	Strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "Profile (%s%s%s):\n", p->source ? p->source : "none",
+	        p->shape ? " at " : "", p->shape ? p->shape : "");
+	for (int i = 0; i < p->n; i++)
+		sb_addf(&sb, "- %s: %s — %s\n", p->m[i].name, profile_value(a, &p->m[i]),
+		        p->m[i].meaning ? p->m[i].meaning : "");
+	if (p->nhot) {
+		sb_adds(&sb, "- hottest:");
+		for (int i = 0; i < p->nhot; i++)
+			sb_addf(&sb, "%s %s %.1f%%", i ? "," : "", p->hot[i].name, p->hot[i].share);
+		sb_addc(&sb, '\n');
+	}
+	if (p->notes && *p->notes)
+		sb_addf(&sb, "Notes: %s\n", p->notes);
+	return sb_to_arena(&sb, a);
+}
+
+void profile_roofline(Arena *a, Profile *p, double flops, double bytes, double seconds,
+                      const ProfilePeaks *pk)
+{
+	if (!(seconds > 0))
+		return;
+	if (flops > 0) {
+		double g = flops / seconds * 1e-9;
+		profile_set(a, p, "achieved GFLOP/s", g, "GFLOP/s",
+		            "spec flops at the bench shape over the measured median time");
+		if (pk && pk->gflops > 0)
+			profile_set(a, p, "% of peak FLOP/s", 100 * g / pk->gflops, "%",
+			            arena_printf(a, "of %.0f GFLOP/s (%s)", pk->gflops, pk->source));
+	}
+	if (bytes > 0) {
+		double g = bytes / seconds * 1e-9;
+		profile_set(a, p, "achieved GB/s", g, "GB/s",
+		            "spec bytes at the bench shape over the measured median time");
+		if (pk && pk->gbps > 0)
+			profile_set(a, p, "% of peak bandwidth", 100 * g / pk->gbps, "%",
+			            arena_printf(a, "of %.0f GB/s (%s)", pk->gbps, pk->source));
+	}
+	if (flops > 0 && bytes > 0)
+		profile_set(a, p, "arithmetic intensity", flops / bytes, "flop/byte",
+		            pk && pk->gbps > 0 && pk->gflops > 0
+		                ? arena_printf(a, "the ridge point is %.1f flop/byte: below it "
+		                                  "the kernel is memory-bound at best",
+		                               pk->gflops / pk->gbps)
+		                : "spec flops over spec bytes");
+}
+
+/* ---- the driver ------------------------------------------------------------------ */
+
+static const char DRIVER_HEAD[] =
+    "/* kcc profile driver: fill the inputs, call the entry once. */\n"
+    "#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n"
+    "static void kcc_fill(void *p, long long n, int kind, int size, long long lo,\n"
+    "                     long long hi)\n{\n"
+    "\tunsigned char *b = p;\n"
+    "\tfor (long long i = 0; i < n; i++) {\n"
+    "\t\tunsigned long long h = (unsigned long long)i * 2654435761ull + 12345;\n"
+    "\t\tif (kind == 0) { float v = (float)(h % 2001) / 1000.0f - 1.0f;"
+    " memcpy(b + i * 4, &v, 4); }\n"
+    "\t\telse if (kind == 1) { double v = (double)(h % 2001) / 1000.0 - 1.0;"
+    " memcpy(b + i * 8, &v, 8); }\n"
+    "\t\telse if (kind == 2) { long long v = lo + (long long)(h % (unsigned long long)"
+    "(hi > lo ? hi - lo : 1));\n"
+    "\t\t\tmemcpy(b + i * size, &v, (size_t)size); }\n"
+    "\t\telse memset(b + i * size, 0, (size_t)size);\n\t}\n}\n";
+
+typedef struct {
+	const Unit *u;
+	const Shape *shape;
+	Strbuf *sb;
+	const char **why;
+	Arena *a;
+} Gen;
+
+static const SpecParam *param_of(const Unit *u, const char *name)
+{
+	for (int i = 0; i < u->spec.nparams; i++)
+		if (!strcmp(u->spec.params[i].name, name))
+			return &u->spec.params[i];
+	return NULL;
+}
+
+static int fill_kind(ElemType t)
+{
+	if (t == ET_F32)
+		return 0;
+	if (t == ET_F64)
+		return 1;
+	return elem_is_float(t) ? 3 : 2;
+}
+
+/* Allocate and fill buffer p (kcc_bN) in main(). */
+static int gen_buffer(Gen *g, int i)
+{
+	const SpecParam *p = &g->u->spec.params[i];
+	int64_t n = 0, lo = 0, hi = 0;
+	const char *why = NULL;
+	if (spec_extent(p, g->shape, &n, &why) != 0) {
+		*g->why = arena_printf(g->a, "extent of %s: %s", p->name, why ? why : "?");
+		return -1;
+	}
+	if (p->lo && p->hi && (expr_eval(p->lo, g->shape, &lo, &why, NULL) != 0 ||
+	                       expr_eval(p->hi, g->shape, &hi, &why, NULL) != 0)) {
+		*g->why = arena_printf(g->a, "range of %s: %s", p->name, why ? why : "?");
+		return -1;
+	}
+	if (!p->lo) /* no range: small non-negative values, safe as indices too */
+		lo = 0, hi = 7;
+	size_t es = elem_size(p->type);
+	Strbuf *sb = g->sb;
+	sb_addf(sb, "\t{\n\t\tsize_t bytes = (size_t)%lldLL * %zu + 64;\n", (long long)n, es);
+	sb_addf(sb, "\t\tunsigned char *h = malloc(bytes);\n\t\tif (!h) return 5;\n");
+	sb_addf(sb, "\t\tkcc_fill(h, %lldLL, %d, %zu, %lldLL, %lldLL);\n", (long long)n,
+	        fill_kind(p->type), es, (long long)lo, (long long)hi);
+	if (g->u->lang == LANG_CUDA)
+		sb_addf(sb, "\t\tif (cudaMalloc(&kcc_b%d, bytes) != cudaSuccess) return 3;\n"
+		            "\t\tcudaMemcpy(kcc_b%d, h, bytes, cudaMemcpyHostToDevice);\n"
+		            "\t\tfree(h);\n",
+		        i, i);
+	else
+		sb_addf(sb, "\t\tkcc_b%d = h;\n", i);
+	sb_adds(sb, "\t}\n");
+	return 0;
+}
+
+/* The entry's arguments: buffers by name, scalars from the shape. */
+static int gen_call(Gen *g)
+{
+	const Unit *u = g->u;
+	Strbuf *sb = g->sb;
+	sb_addf(sb, "\t%s(", u->spec.entry);
+	for (int i = 0; i < u->nparams; i++) {
+		const CParam *c = &u->params[i];
+		sb_adds(sb, i ? ", " : "");
+		const SpecParam *p = param_of(u, c->name);
+		if (c->is_pointer && p) {
+			sb_addf(sb, "(%s)kcc_b%d", c->type, (int)(p - u->spec.params));
+			continue;
+		}
+		bool found = false;
+		int64_t v = shape_get(g->shape, c->name, &found);
+		if (c->is_pointer || !found) {
+			*g->why = arena_printf(g->a, "parameter %s is neither a buffer of the spec "
+			                             "nor a name of the shape", c->name);
+			return -1;
+		}
+		sb_addf(sb, "(%s)%lldLL", c->type, (long long)v);
+	}
+	sb_adds(sb, ");\n");
+	return 0;
+}
+
+char *target_profile_driver(Arena *a, const Unit *u, const Shape *shape,
+                            const char *kernel_file, const char **why)
+{
+	Strbuf body = STRBUF_INIT, sb = STRBUF_INIT;
+	Gen g = {u, shape, &body, why, a};
+	sb_adds(&sb, DRIVER_HEAD);
+	sb_addf(&sb, "#include \"%s\"\n", kernel_file);
+	for (int i = 0; i < u->spec.nparams; i++)
+		sb_addf(&sb, "static void *kcc_b%d;\n", i);
+	sb_adds(&sb, u->lang == LANG_CUDA ? "__attribute__((noinline)) void kcc_profile_calls(void)\n{\n"
+	                                  : "__attribute__((noinline)) void kcc_profile_calls(void)\n{\n");
+	int rc = gen_call(&g);
+	sb_addn(&sb, body.buf ? body.buf : "", body.len);
+	sb_reset(&body);
+	sb_adds(&sb, "}\n\nint main(void)\n{\n");
+	for (int i = 0; rc == 0 && i < u->spec.nparams; i++)
+		rc = gen_buffer(&g, i);
+	sb_addn(&sb, body.buf ? body.buf : "", body.len);
+	sb_release(&body);
+	sb_adds(&sb, "\tkcc_profile_calls();\n");
+	if (u->lang == LANG_CUDA)
+		sb_adds(&sb, "\tif (cudaDeviceSynchronize() != cudaSuccess) return 3;\n");
+	sb_adds(&sb, "\treturn 0;\n}\n");
+	if (rc != 0) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_to_arena(&sb, a);
+}
+
+static char *shape_text(Arena *a, const Shape *s)
+{
+	Strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < s->n; i++)
+		sb_addf(&sb, "%s%s=%lld", i ? " " : "", s->names[i], (long long)s->values[i]);
+	return sb_to_arena(&sb, a);
+}
+
+int target_profile(const Target *t, Arena *a, const Unit *u, const Shape *shape,
+                   const char *tmpdir, double timeout_s, Profile *out)
+{
+	memset(out, 0, sizeof *out);
+	out->shape = shape_text(a, shape);
+	out->notes = "";
+	if (!t->profile) {
+		profile_note(a, out, "the %s target has no profiler", t->name);
+		return -1;
+	}
+	char *dir = arena_printf(a, "%s/kcc-profile-XXXXXX", tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(dir)) {
+		profile_note(a, out, "cannot make a directory under %s: %s", tmpdir, strerror(errno));
+		return -1;
+	}
+	const char *kfile = arena_printf(a, "kernel%s", t->src_ext);
+	const char *src = arena_printf(a, "%s/driver%s", dir, t->src_ext);
+	const char *exe = arena_printf(a, "%s/driver", dir);
+	const char *why = NULL;
+	char *text = target_profile_driver(a, u, shape, kfile, &why);
+	if (!text || file_write_atomic(arena_printf(a, "%s/%s", dir, kfile), u->text, u->len) ||
+	    file_write_atomic(src, text, strlen(text))) {
+		profile_note(a, out, "no profile driver: %s", why ? why : strerror(errno));
+		return -1;
+	}
+	TargetBuild b = {.dir = dir, .src = src, .exe = exe, .flags = t->profile_flags};
+	TargetBuilt tb;
+	if (t->build(t, a, &b, &tb) != 0) {
+		profile_note(a, out, "the profile driver does not build (%s): %s", tb.cmdline,
+		             proc_tail(tb.log ? tb.log : "", 5));
+		return -1;
+	}
+	const char *argv[] = {exe, NULL};
+	TargetProfileRun r = {.argv = argv, .cwd = dir, .timeout_s = timeout_s,
+	                      .build_log = tb.log, .collect = "kcc_profile_calls"};
+	return t->profile(t, a, &r, out);
+}
