@@ -2,7 +2,8 @@
 # (passes_files[]) so the kcc binary carries its prompts and default menus
 # and works when installed; the text files stay the source of truth.
 # Run as: cmake -DOUT=file.c -DROOT=source-root -P embed.cmake
-file(GLOB FILES RELATIVE ${ROOT} ${ROOT}/passes/prompts/*.txt ${ROOT}/menus/*.menu)
+file(GLOB FILES RELATIVE ${ROOT} ${ROOT}/passes/prompts/*.txt ${ROOT}/menus/*.menu
+     ${ROOT}/menus/*.md)
 list(SORT FILES)
 set(code "/* Generated from passes/prompts and menus by passes/embed.cmake; do not edit. */\n#include <stddef.h>\n")
 set(table "")

@@ -19,6 +19,8 @@ typedef struct {
 	uint64_t rng;
 	int nreq;            /* requests built so far: each one's sample index */
 	double t0;
+	ProfilePeaks peaks;  /* the device's, for the roofline */
+	bool peaks_done;
 } Search;
 
 /* Append a candidate (copied); returns its index. Texts are written to
@@ -36,6 +38,17 @@ int tune_variants(Search *s, int id, int step);
 int flag_variants(Search *s, int id, int step);
 /* Did c gain on its parent beyond the noise gate? */
 bool search_gain(const Search *s, const Candidate *c);
+
+/* Profile candidate id once (memoized with its verdict), roofline added;
+ * only correct candidates. */
+void profile_candidate(Search *s, int id);
+/* For the plan prompt: its profile, a best-vs-current table, and what the
+ * metrics mean (menus/metrics.md). */
+const char *profile_prompt(Search *s, int id);
+const char *profile_compare(Search *s, int current);
+const char *profile_meanings(Search *s);
+struct cJSON;
+struct cJSON *profile_json(const Profile *p);
 
 /* The run's records: STATE/report.json after each step. */
 void state_save(Search *s);

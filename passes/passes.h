@@ -111,6 +111,7 @@ typedef struct {
 	long tokens_in, tokens_out;
 	double usd;
 	double verify_s, bench_s;
+	Profile *profile;    /* taken for the versions the planner saw; NULL none */
 } Candidate;
 
 typedef struct {

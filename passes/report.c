@@ -46,6 +46,8 @@ static cJSON *candidate_json(const Candidate *c)
 	cJSON_AddNumberToObject(o, "cost_usd", c->usd);
 	cJSON_AddNumberToObject(o, "verify_s", c->verify_s);
 	cJSON_AddNumberToObject(o, "bench_s", c->bench_s);
+	if (c->profile)
+		cJSON_AddItemToObject(o, "profile", profile_json(c->profile));
 	return o;
 }
 

@@ -179,12 +179,15 @@ static void plan_request(Search *s, LlmRequest *q, int parent, const char *force
 {
 	const Candidate *p = &s->r->c[parent];
 	const char *names[] = {"HARDWARE", "CURRENT_NAME", "CURRENT_MEASURE", "FENCE",
-	                       "CURRENT_CODE", "BEST", "HISTORY", "MENU"};
+	                       "CURRENT_CODE", "BEST", "HISTORY", "MENU", "CURRENT_PROFILE",
+	                       "COMPARE", "METRICS"};
+	const char *prof = profile_prompt(s, parent);
 	const char *vals[] = {s->r->device, parent ? arena_printf(s->a, "candidate %d", parent)
 	                                           : "the original",
 	                      measure_text(s, p), s->fence, p->text, best_text(s, parent),
-	                      history_text(s, parent), menu_text(s, forced)};
-	request(s, q, prompt_fill(s->a, tmpl("prompts/plan.txt"), names, vals, 8), "plan");
+	                      history_text(s, parent), menu_text(s, forced), prof,
+	                      profile_compare(s, parent), profile_meanings(s)};
+	request(s, q, prompt_fill(s->a, tmpl("prompts/plan.txt"), names, vals, 11), "plan");
 }
 
 static void code_request(Search *s, LlmRequest *q, int parent, const char *option,

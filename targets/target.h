@@ -122,6 +122,7 @@ int target_profile(const Target *t, Arena *a, const Unit *u, const Shape *shape,
                    const char *tmpdir, double timeout_s, Profile *out);
 /* The profile driver's source for u at shape (exposed for the tests). */
 char *target_profile_driver(Arena *a, const Unit *u, const Shape *shape,
-                            const char *kernel_file, const char **why);
+                            const char *kernel_file, uint64_t flush_bytes,
+                            const char **why);
 
 #endif

@@ -1,0 +1,236 @@
+/*
+ * profile.c — the Profiler stage (PRAGMA's): the search profiles the
+ * versions the planner is shown (the beam's and the best so far), lazily,
+ * once each, and memoizes the tool's answer next to the verdict
+ * (CACHE/verdicts/HASH.profile.json) so a rerun shows the planner the same
+ * numbers and hits the LLM cache. The roofline (spec flops and bytes at the
+ * bench shape over the measured median, against the device's peaks) is
+ * recomputed from the memoized time. The prompt text lives here too: the
+ * profile with each metric's meaning, a "best so far vs current" table,
+ * and the part of menus/metrics.md for the target.
+ */
+#include "internal.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- where and at which shape ---------------------------------------------------- */
+
+static const char *cache_root(Search *s)
+{
+	const char *m = s->cfg->memo_dir;
+	size_t n = m ? strlen(m) : 0;
+	if (n > 9 && !strcmp(m + n - 9, "/verdicts"))
+		return arena_strndup(s->a, m, n - 9);
+	return s->cfg->state_dir;
+}
+
+static double at(const Expr *e, const Shape *sh)
+{
+	int64_t v = 0;
+	const char *why;
+	return e && expr_eval(e, sh, &v, &why, NULL) == 0 ? (double)v : 0;
+}
+
+/* The bench shape when its work fits a simulator's minute (callgrind runs
+ * ~50x slower), else the largest check shape. */
+static const Shape *profile_shape(const Unit *u)
+{
+	const Spec *sp = &u->spec;
+	if (sp->has_bench) {
+		double bytes = 0;
+		for (int i = 0; i < sp->nparams; i++) {
+			int64_t n = 0;
+			const char *why;
+			if (spec_extent(&sp->params[i], &sp->bench, &n, &why) == 0)
+				bytes += (double)n * (double)elem_size(sp->params[i].type);
+		}
+		if (at(sp->flops, &sp->bench) <= 3e8 && bytes <= 256e6)
+			return &sp->bench;
+	}
+	const Shape *best = sp->ncheck ? &sp->check[0] : NULL;
+	for (int i = 1; i < sp->ncheck; i++) {
+		double a = 1, b = 1;
+		for (int k = 0; k < sp->check[i].n; k++)
+			a *= (double)sp->check[i].values[k];
+		for (int k = 0; k < best->n; k++)
+			b *= (double)best->values[k];
+		if (a > b)
+			best = &sp->check[i];
+	}
+	return best;
+}
+
+/* ---- memo --------------------------------------------------------------------------- */
+
+static const char *memo_file(Search *s, const Candidate *c)
+{
+	Strbuf k = STRBUF_INIT;
+	sb_addf(&k, "profile\n%s\n%s\n%s", c->sha, s->cfg->target->name, s->r->device);
+	char h[65];
+	sha256_hex(k.buf, k.len, h);
+	sb_release(&k);
+	const char *dir = s->cfg->memo_dir ? s->cfg->memo_dir
+	                                   : arena_printf(s->a, "%s/memo", s->cfg->state_dir);
+	return arena_printf(s->a, "%s/%.32s.profile.json", dir, h);
+}
+
+static const char *jstr(Arena *a, cJSON *o, const char *k)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return arena_strdup(a, cJSON_IsString(v) ? v->valuestring : "");
+}
+
+static double jnum(cJSON *o, const char *k)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+cJSON *profile_json(const Profile *p)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "source", p->source ? p->source : "");
+	cJSON_AddStringToObject(o, "shape", p->shape ? p->shape : "");
+	cJSON_AddStringToObject(o, "notes", p->notes ? p->notes : "");
+	cJSON *ms = cJSON_AddArrayToObject(o, "metrics");
+	for (int i = 0; i < p->n; i++) {
+		cJSON *m = cJSON_CreateObject();
+		cJSON_AddStringToObject(m, "name", p->m[i].name);
+		cJSON_AddNumberToObject(m, "value", p->m[i].value);
+		cJSON_AddStringToObject(m, "unit", p->m[i].unit ? p->m[i].unit : "");
+		cJSON_AddStringToObject(m, "meaning", p->m[i].meaning ? p->m[i].meaning : "");
+		cJSON_AddItemToArray(ms, m);
+	}
+	cJSON *hs = cJSON_AddArrayToObject(o, "hot");
+	for (int i = 0; i < p->nhot; i++) {
+		cJSON *h = cJSON_CreateObject();
+		cJSON_AddStringToObject(h, "name", p->hot[i].name);
+		cJSON_AddNumberToObject(h, "share", p->hot[i].share);
+		cJSON_AddItemToArray(hs, h);
+	}
+	return o;
+}
+
+static bool memo_load(Search *s, const char *path, Profile *p)
+{
+	char *text;
+	size_t len;
+	if (!s->cfg->memo_read || file_read(s->a, path, &text, &len) != 0)
+		return false;
+	cJSON *o = cJSON_Parse(text), *it;
+	if (!o)
+		return false;
+	p->source = jstr(s->a, o, "source");
+	p->shape = jstr(s->a, o, "shape");
+	p->notes = jstr(s->a, o, "notes");
+	cJSON_ArrayForEach(it, cJSON_GetObjectItem(o, "metrics"))
+		profile_set(s->a, p, jstr(s->a, it, "name"), jnum(it, "value"),
+		            jstr(s->a, it, "unit"), jstr(s->a, it, "meaning"));
+	cJSON_ArrayForEach(it, cJSON_GetObjectItem(o, "hot"))
+		ARENA_PUSH(s->a, p->hot, p->nhot, p->hotcap,
+		           ((ProfileHot){jstr(s->a, it, "name"), jnum(it, "share")}));
+	cJSON_Delete(o);
+	return true;
+}
+
+static void memo_save(Search *s, const char *path, const Profile *p)
+{
+	cJSON *o = profile_json(p);
+	char *j = cJSON_Print(o);
+	file_mkdirs(s->cfg->memo_dir ? s->cfg->memo_dir
+	                             : arena_printf(s->a, "%s/memo", s->cfg->state_dir), 0755);
+	file_write_atomic(path, j, strlen(j));
+	free(j);
+	cJSON_Delete(o);
+}
+
+/* ---- taking one -------------------------------------------------------------------- */
+
+static void roofline(Search *s, const Candidate *c, Profile *p)
+{
+	const Spec *sp = &s->cfg->orig->spec;
+	if (!c->measured || !sp->has_bench || (!sp->flops && !sp->bytes))
+		return;
+	if (!s->peaks_done) {
+		s->peaks_done = true;
+		const Target *t = s->cfg->target;
+		if (!t->peaks || t->peaks(t, s->a, cache_root(s), &s->peaks) != 0)
+			s->peaks.gflops = s->peaks.gbps = 0;
+	}
+	profile_roofline(s->a, p, at(sp->flops, &sp->bench), at(sp->bytes, &sp->bench),
+	                 c->ms * 1e-3, &s->peaks);
+}
+
+void profile_candidate(Search *s, int id)
+{
+	Candidate *c = &s->r->c[id];
+	if (c->profile || !c->correct || !c->text)
+		return;
+	Profile *p = arena_alloc(s->a, sizeof *p);
+	const char *path = memo_file(s, c);
+	if (!memo_load(s, path, p)) {
+		const Unit *u = id == 0 ? s->cfg->orig
+		                        : ir_parse(s->a, c->file, c->text, c->len, s->cfg->io, false);
+		const Shape *sh = u ? profile_shape(s->cfg->orig) : NULL;
+		if (!u || !sh)
+			profile_note(s->a, p, "no profile: the candidate has no usable shape");
+		else
+			target_profile(s->cfg->target, s->a, u, sh, s->cfg->vo.tmpdir, 300, p);
+		if (!p->source)
+			p->source = "none";
+		memo_save(s, path, p);
+	}
+	roofline(s, c, p);
+	c->profile = p;
+}
+
+/* ---- prompt text --------------------------------------------------------------------- */
+
+const char *profile_prompt(Search *s, int id)
+{
+	profile_candidate(s, id);
+	const Profile *p = s->r->c[id].profile;
+	return p ? profile_text(s->a, p) : "No profile (the version did not verify).";
+}
+
+/* "| metric | best so far | current |" over the current's metrics. */
+const char *profile_compare(Search *s, int current)
+{
+	int best = s->r->best;
+	profile_candidate(s, best);
+	const Profile *c = s->r->c[current].profile, *b = s->r->c[best].profile;
+	if (best == current)
+		return "The current code is the best so far: no comparison.";
+	if (!c || !b)
+		return "No profiles to compare.";
+	Strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "| metric | best so far (%s) | current |\n|---|---|---|\n",
+	        best ? arena_printf(s->a, "candidate %d", best) : "the original");
+	for (int i = 0; i < c->n; i++)
+		sb_addf(&sb, "| %s | %s | %s |\n", c->m[i].name,
+		        profile_value(s->a, profile_get(b, c->m[i].name)),
+		        profile_value(s->a, &c->m[i]));
+	return sb_to_arena(&sb, s->a);
+}
+
+/* The sections "## Roofline" and "## TARGET" of menus/metrics.md. */
+const char *profile_meanings(Search *s)
+{
+	const char *doc = passes_builtin("menus/metrics.md", NULL);
+	if (!doc)
+		return "";
+	Strbuf sb = STRBUF_INIT;
+	const char *want[] = {"## Roofline", arena_printf(s->a, "## %s", s->cfg->target->name)};
+	for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+		const char *p = strstr(doc, want[i]);
+		if (!p)
+			continue;
+		const char *end = strstr(p + 3, "\n## ");
+		sb_addn(&sb, p, end ? (size_t)(end - p + 1) : strlen(p));
+		sb_addc(&sb, '\n');
+	}
+	return sb_to_arena(&sb, s->a);
+}
