@@ -78,7 +78,7 @@ static void driver(Arena *a)
 	if (!u)
 		return;
 	const char *why = NULL;
-	char *src = target_profile_driver(a, u, &u->spec.check[0], "kernel.c", &why);
+	char *src = target_profile_driver(a, u, &u->spec.check[0], "kernel.c", 1 << 20, &why);
 	CHECK(src && strstr(src, "kcc_fn((const float *)kcc_b0, (float *)kcc_b1, (int)64LL, (int)256LL)"));
 	Profile p;
 	int rc = target_profile(target_find("cpu"), a, u, &u->spec.check[0], NULL, 120, &p);
