@@ -1,4 +1,4 @@
-// kcc-mutant: ref=gemm_f32.c expect=nondeterministic
+// kcc-mutant: ref=gemm_f32.c expect=nondeterministic|wrong
 // why: parallelizes over the K blocks, so threads update the same C row concurrently without synchronization.
 /*
  * gemm_f32.fast.c — single-precision matrix multiply C = A * B (row-major),

@@ -1,4 +1,4 @@
-// kcc-mutant: ref=histogram.c expect=nondeterministic
+// kcc-mutant: ref=histogram.c expect=nondeterministic|wrong
 // why: counts in an OpenMP parallel loop with plain H[v]++ (no atomic or reduction), losing increments at random.
 /*
  * histogram.c — integer histogram: H[b] = number of i < N with V[i] == b,

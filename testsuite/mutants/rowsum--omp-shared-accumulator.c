@@ -1,4 +1,4 @@
-// kcc-mutant: ref=rowsum.c expect=nondeterministic
+// kcc-mutant: ref=rowsum.c expect=nondeterministic|wrong
 // why: parallelizes the inner loop with OpenMP but accumulates into one shared variable without a reduction clause, so updates are lost differently on every run.
 /*
  * rowsum.c — row reduction: S[r] = sum_j X[r][j] for an R x N matrix
