@@ -49,8 +49,7 @@ Unit *driver_load(Arena *a, const Options *o, const char *path, bool need_spec, 
 static int not_yet(const char *what)
 {
 	diag_error("%s is not implemented yet", what);
-	diag_note("this version of kcc parses, checks and re-emits kernels (-O0, --dump-ir, "
-	          "--suggest-spec); the search lands in a later version");
+	diag_note("'kcc --help' marks every option that is not implemented yet");
 	return EXIT_TOOL;
 }
 
