@@ -38,6 +38,8 @@ const char *llm_error_message(Arena *a, const char *body, size_t len);
 char *llm_json_str(Arena *a, const cJSON *item);
 /* Print a cJSON tree compactly into the arena and free the tree. */
 char *llm_json_take(Arena *a, cJSON *root);
+/* A token count from a provider's usage object: 0 unless a sane number. */
+long llm_json_count(const cJSON *usage, const char *name);
 
 /* ---- cmd: provider (provider_cmd.c) ----------------------------------------- */
 

@@ -58,3 +58,11 @@ const char *llm_error_message(Arena *a, const char *body, size_t len)
 		return excerpt(a, msg, strlen(msg));
 	return excerpt(a, body ? body : "", body ? len : 0);
 }
+
+long llm_json_count(const cJSON *usage, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(usage, name);
+	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 1e12)
+		return 0;
+	return (long)v->valuedouble;
+}

@@ -39,14 +39,6 @@ char *llm_anthropic_body(Arena *a, const LlmRequest *r, const char *model)
 	return llm_json_take(a, root);
 }
 
-static long usage_field(const cJSON *usage, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(usage, name);
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 1e12)
-		return 0;
-	return (long)v->valuedouble;
-}
-
 int llm_anthropic_parse(Arena *a, const char *body, size_t len,
                         LlmAnswer *out, const char **err)
 {
@@ -72,8 +64,8 @@ int llm_anthropic_parse(Arena *a, const char *body, size_t len,
 		any = true;
 	}
 	const cJSON *usage = cJSON_GetObjectItemCaseSensitive(root, "usage");
-	out->tokens_in = usage_field(usage, "input_tokens");
-	out->tokens_out = usage_field(usage, "output_tokens");
+	out->tokens_in = llm_json_count(usage, "input_tokens");
+	out->tokens_out = llm_json_count(usage, "output_tokens");
 	cJSON_Delete(root);
 	if (!any) {
 		sb_release(&sb);

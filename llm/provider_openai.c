@@ -29,14 +29,6 @@ char *llm_openai_body(Arena *a, const LlmRequest *r, const char *model)
 	return llm_json_take(a, root);
 }
 
-static long usage_field(const cJSON *usage, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(usage, name);
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 1e12)
-		return 0;
-	return (long)v->valuedouble;
-}
-
 int llm_openai_parse(Arena *a, const char *body, size_t len, LlmAnswer *out,
                      const char **err)
 {
@@ -51,8 +43,8 @@ int llm_openai_parse(Arena *a, const char *body, size_t len, LlmAnswer *out,
 	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(c0, "message");
 	out->text = llm_json_str(a, cJSON_GetObjectItemCaseSensitive(msg, "content"));
 	const cJSON *usage = cJSON_GetObjectItemCaseSensitive(root, "usage");
-	out->tokens_in = usage_field(usage, "prompt_tokens");
-	out->tokens_out = usage_field(usage, "completion_tokens");
+	out->tokens_in = llm_json_count(usage, "prompt_tokens");
+	out->tokens_out = llm_json_count(usage, "completion_tokens");
 	cJSON_Delete(root);
 	if (!out->text) {
 		*err = "no choices[0].message.content in the response";
