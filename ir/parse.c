@@ -24,6 +24,7 @@ typedef struct {
 	size_t defined_cap;
 	size_t funcs_cap;
 	const char *guess; /* --suggest-spec: a plausible entry */
+	CXCursor guess_cursor;
 } Ctx;
 
 char *ir_clang_str(Arena *a, CXString s)
@@ -215,6 +216,7 @@ static enum CXChildVisitResult top(CXCursor c, CXCursor parent, CXClientData d)
 			if (clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)i)))
 			        .kind == CXType_Pointer) {
 				x->guess = name;
+				x->guess_cursor = c;
 				break;
 			}
 	}
@@ -343,8 +345,9 @@ static int find_entry(Ctx *x, bool need_spec)
 	Unit *u = x->u;
 	if (!u->spec.entry && !need_spec && x->guess) {
 		u->spec.entry = x->guess;
-		/* find it again now that we know the name */
-		return 1;
+		x->entry = x->guess_cursor;
+		x->found_entry = true;
+		return 0;
 	}
 	if (!u->spec.entry) {
 		error_at((Loc){u->path, 0, 0}, "no '#pragma kcc entry' in this file");
@@ -401,11 +404,6 @@ Unit *ir_parse(Arena *a, const char *path, const char *text, size_t len,
 	CXCursor root = clang_getTranslationUnitCursor(tu);
 	clang_visitChildren(root, top, &x);
 	int fe = find_entry(&x, need_spec);
-	if (fe > 0) {
-		x.ndefined = 0;
-		clang_visitChildren(root, top, &x);
-		fe = x.found_entry ? 0 : -1;
-	}
 	if (fe < 0)
 		goto out;
 	u->entry = make_func(&x, x.entry);
