@@ -262,7 +262,7 @@ static int cuda_sanitize(const Target *t, Arena *a, const TargetRun *r, TargetSa
 	return 0;
 }
 
-/* ncu.c */
+/* ncu.c and peaks.c */
 int cuda_profile(const Target *t, Arena *a, const TargetProfileRun *r, Profile *out);
 int cuda_peaks(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *out);
 

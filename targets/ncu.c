@@ -411,15 +411,3 @@ int cuda_profile(const Target *t, Arena *a, const TargetProfileRun *r, Profile *
 		profile_note(a, out, "ncu not installed: event timings and ptxas's resource report only");
 	return profile_parse_ptxas(a, r->build_log ? r->build_log : "", out) == 0 ? 0 : -1;
 }
-
-int cuda_peaks(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *out)
-{
-	(void)cache_dir;
-	TargetInfo info;
-	t->describe(t, a, &info);
-	memset(out, 0, sizeof *out);
-	out->gflops = info.peak_gflops;
-	out->gbps = info.peak_gbps;
-	out->source = "estimated from the device's properties";
-	return info.present && out->gflops > 0 ? 0 : -1;
-}
