@@ -34,11 +34,13 @@ static double at(const Expr *e, const Shape *sh)
 	return e && expr_eval(e, sh, &v, &why, NULL) == 0 ? (double)v : 0;
 }
 
-/* The bench shape when its work fits a simulator's minute (callgrind runs
- * ~50x slower), else the largest check shape. */
-static const Shape *profile_shape(const Unit *u)
+/* The bench shape, unless the profiler simulates (callgrind runs ~50x
+ * slower) and its work does not fit a minute: then the largest check shape. */
+static const Shape *profile_shape(const Unit *u, bool slow)
 {
 	const Spec *sp = &u->spec;
+	if (sp->has_bench && !slow)
+		return &sp->bench;
 	if (sp->has_bench) {
 		double bytes = 0;
 		for (int i = 0; i < sp->nparams; i++) {
@@ -174,7 +176,7 @@ void profile_candidate(Search *s, int id)
 	if (!memo_load(s, path, p)) {
 		const Unit *u = id == 0 ? s->cfg->orig
 		                        : ir_parse(s->a, c->file, c->text, c->len, s->cfg->io, false);
-		const Shape *sh = u ? profile_shape(s->cfg->orig) : NULL;
+		const Shape *sh = u ? profile_shape(s->cfg->orig, s->cfg->target->profile_slow) : NULL;
 		if (!u || !sh)
 			profile_note(s->a, p, "no profile: the candidate has no usable shape");
 		else

@@ -157,5 +157,6 @@ const Target target_cpu = {
     .sanitize = NULL,
     .profile = cpu_profile,
     .profile_flags = PROFILE_FLAGS,
+    .profile_slow = true,
     .peaks = cpu_peaks,
 };

@@ -96,6 +96,10 @@ struct Target {
 	 * when no profile could be taken (out->notes says why). NULL: none. */
 	int (*profile)(const Target *t, Arena *a, const TargetProfileRun *r, Profile *out);
 	const char *const *profile_flags; /* extra build flags of profile drivers */
+	/* The profiler may simulate (callgrind, ~50x slower than native): the
+	 * search profiles the bench shape only when its work is modest. false:
+	 * always the bench shape (ncu replays the real kernel). */
+	bool profile_slow;
 	/* The device's peak rates, measured once and cached under cache_dir
 	 * (NULL: not cached) or estimated; 0 with *out filled, -1 unknown. */
 	int (*peaks)(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *out);
