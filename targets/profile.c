@@ -115,7 +115,7 @@ static const char DRIVER_HEAD[] =
     "#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n"
     "static void kcc_fill(void *p, long long n, int kind, int size, long long lo,\n"
     "                     long long hi)\n{\n"
-    "\tunsigned char *b = p;\n"
+    "\tunsigned char *b = (unsigned char *)p; /* a cast: .cu drivers are C++ */\n"
     "\tfor (long long i = 0; i < n; i++) {\n"
     "\t\tunsigned long long h = (unsigned long long)i * 2654435761ull + 12345;\n"
     "\t\tif (kind == 0) { float v = (float)(h % 2001) / 1000.0f - 1.0f;"
@@ -172,7 +172,7 @@ static int gen_buffer(Gen *g, int i)
 	size_t es = elem_size(p->type);
 	Strbuf *sb = g->sb;
 	sb_addf(sb, "\t{\n\t\tsize_t bytes = (size_t)%lldLL * %zu + 64;\n", (long long)n, es);
-	sb_addf(sb, "\t\tunsigned char *h = malloc(bytes);\n\t\tif (!h) return 5;\n");
+	sb_addf(sb, "\t\tunsigned char *h = (unsigned char *)malloc(bytes);\n\t\tif (!h) return 5;\n");
 	sb_addf(sb, "\t\tkcc_fill(h, %lldLL, %d, %zu, %lldLL, %lldLL);\n", (long long)n,
 	        fill_kind(p->type), es, (long long)lo, (long long)hi);
 	if (g->u->lang == LANG_CUDA)
@@ -235,7 +235,8 @@ char *target_profile_driver(Arena *a, const Unit *u, const Shape *shape,
 	sb_addn(&sb, body.buf ? body.buf : "", body.len);
 	sb_release(&body);
 	/* caches cold, as the timed runs have them (they flush before each) */
-	sb_addf(&sb, "\t{\n\t\tsize_t n = %lluULL;\n\t\tvolatile unsigned char *f = malloc(n);\n"
+	sb_addf(&sb, "\t{\n\t\tsize_t n = %lluULL;\n"
+	             "\t\tvolatile unsigned char *f = (volatile unsigned char *)malloc(n);\n"
 	             "\t\tfor (size_t i = 0; f && i < n; i += 64) f[i] = (unsigned char)i;\n"
 	             "\t\tfree((void *)f);\n\t}\n", (unsigned long long)flush_bytes);
 	sb_adds(&sb, "\tkcc_profile_calls();\n");

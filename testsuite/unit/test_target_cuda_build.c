@@ -2,8 +2,11 @@
  * test_target_cuda_build.c — every generated CUDA harness must at least
  * compile with nvcc here, where no GPU runs it: the harness for CUDA
  * kernels of testsuite/kernels (as written and promoted to f64 for the
- * reference) is generated and built with the cuda target. Prints SKIP and
- * passes when nvcc is not installed. Set KCC_TEST_CUDA_ALL=1 to build every
+ * reference) is generated and built with the cuda target; so are the
+ * scripted tensor-core answer of scripts/gpu-search and the profile driver
+ * (targets/profile.c) of examples/gemm.cu, whose profile here, with no GPU
+ * to run it, is ptxas's resource report. Prints SKIP and passes when nvcc
+ * is not installed. Set KCC_TEST_CUDA_ALL=1 to build every
  * kernel and rewrite (minutes); by default a representative few.
  */
 #include "ir/ir.h"
@@ -49,6 +52,33 @@ static bool build(Arena *a, const Target *t, const char *dir, const char *path, 
 	return rc == 0;
 }
 
+/* The generated profile driver builds as CUDA C++; without a GPU (or ncu)
+ * the profile falls back to ptxas's report of the same build. */
+static void profile_driver(Arena *a, const Target *t)
+{
+	char *text;
+	size_t len;
+	const char *path = "../examples/gemm.cu";
+	CHECK(file_read(a, path, &text, &len) == 0);
+	Unit *u = ir_parse(a, path, text, len, &(IrOptions){0}, true);
+	CHECK(u != NULL);
+	if (!u)
+		return;
+	Profile p;
+	int rc = target_profile(t, a, u, &u->spec.check[0], NULL, 120, &p);
+	if (rc != 0 || strstr(p.notes, "does not build"))
+		fprintf(stderr, "profile of %s: %s\n", path, p.notes);
+	CHECK(rc == 0);
+	CHECK(p.notes && !strstr(p.notes, "does not build"));
+	CHECK_STR(p.shape, "M=127 N=129 K=65");
+	const ProfileMetric *regs = profile_get(&p, "registers per thread");
+	if (!strcmp(p.source, "ptxas+events"))
+		CHECK(regs && regs->value > 0 && regs->value <= 255);
+	else
+		CHECK_STR(p.source, "ncu");
+	printf("profile of %s: %s\n%s", path, p.source, profile_text(a, &p));
+}
+
 int main(void)
 {
 	Arena *a = arena_new();
@@ -82,6 +112,8 @@ int main(void)
 			CHECK(build(a, t, dir, few[i], false));
 		CHECK(build(a, t, dir, few[0], true));
 	}
+	CHECK(build(a, t, dir, "search/fixtures/gemm.wmma.cu", false));
+	profile_driver(a, t);
 	char *rm = arena_printf(a, "%s", dir);
 	const char *argv[] = {"rm", "-rf", rm, NULL};
 	ProcResult r;
