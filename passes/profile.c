@@ -27,44 +27,6 @@ static const char *cache_root(Search *s)
 	return s->cfg->state_dir;
 }
 
-static double at(const Expr *e, const Shape *sh)
-{
-	int64_t v = 0;
-	const char *why;
-	return e && expr_eval(e, sh, &v, &why, NULL) == 0 ? (double)v : 0;
-}
-
-/* The bench shape, unless the profiler simulates (callgrind runs ~50x
- * slower) and its work does not fit a minute: then the largest check shape. */
-static const Shape *profile_shape(const Unit *u, bool slow)
-{
-	const Spec *sp = &u->spec;
-	if (sp->has_bench && !slow)
-		return &sp->bench;
-	if (sp->has_bench) {
-		double bytes = 0;
-		for (int i = 0; i < sp->nparams; i++) {
-			int64_t n = 0;
-			const char *why;
-			if (spec_extent(&sp->params[i], &sp->bench, &n, &why) == 0)
-				bytes += (double)n * (double)elem_size(sp->params[i].type);
-		}
-		if (at(sp->flops, &sp->bench) <= 3e8 && bytes <= 256e6)
-			return &sp->bench;
-	}
-	const Shape *best = sp->ncheck ? &sp->check[0] : NULL;
-	for (int i = 1; i < sp->ncheck; i++) {
-		double a = 1, b = 1;
-		for (int k = 0; k < sp->check[i].n; k++)
-			a *= (double)sp->check[i].values[k];
-		for (int k = 0; k < best->n; k++)
-			b *= (double)best->values[k];
-		if (a > b)
-			best = &sp->check[i];
-	}
-	return best;
-}
-
 /* ---- memo --------------------------------------------------------------------------- */
 
 static const char *memo_file(Search *s, const Candidate *c)
@@ -162,8 +124,8 @@ static void roofline(Search *s, const Candidate *c, Profile *p)
 		if (!t->peaks || t->peaks(t, s->a, cache_root(s), &s->peaks) != 0)
 			s->peaks.gflops = s->peaks.gbps = 0;
 	}
-	profile_roofline(s->a, p, at(sp->flops, &sp->bench), at(sp->bytes, &sp->bench),
-	                 c->ms * 1e-3, &s->peaks);
+	profile_roofline(s->a, p, target_eval(sp->flops, &sp->bench),
+	                 target_eval(sp->bytes, &sp->bench), c->ms * 1e-3, &s->peaks);
 }
 
 void profile_candidate(Search *s, int id)
@@ -176,7 +138,7 @@ void profile_candidate(Search *s, int id)
 	if (!memo_load(s, path, p)) {
 		const Unit *u = id == 0 ? s->cfg->orig
 		                        : ir_parse(s->a, c->file, c->text, c->len, s->cfg->io, false);
-		const Shape *sh = u ? profile_shape(s->cfg->orig, s->cfg->target->profile_slow) : NULL;
+		const Shape *sh = u ? target_profile_shape(s->cfg->target, s->cfg->orig) : NULL;
 		if (!u || !sh)
 			profile_note(s->a, p, "no profile: the candidate has no usable shape");
 		else

@@ -124,6 +124,12 @@ const char *target_which(Arena *a, const char *prog, const char *const *extra_di
  * flags and run t->profile. 0 or -1 (out->notes says why). */
 int target_profile(const Target *t, Arena *a, const Unit *u, const Shape *shape,
                    const char *tmpdir, double timeout_s, Profile *out);
+/* A spec expression (flops, bytes) at a shape; 0 when it does not evaluate. */
+double target_eval(const Expr *e, const Shape *sh);
+/* The shape to profile u at: the bench shape, unless t->profile_slow and
+ * its work is large (spec flops > 3e8 or buffers > 256 MB): then the
+ * largest check shape. NULL when the spec has neither. */
+const Shape *target_profile_shape(const Target *t, const Unit *u);
 /* The profile driver's source for u at shape (exposed for the tests). */
 char *target_profile_driver(Arena *a, const Unit *u, const Shape *shape,
                             const char *kernel_file, uint64_t flush_bytes,
