@@ -7,6 +7,7 @@
 #define KCC_DRIVER_H
 
 #include "../ir/ir.h"
+#include "../targets/target.h"
 
 /* Exit codes (DESIGN.md section 3), stable for scripts and make. */
 enum {
@@ -21,6 +22,7 @@ typedef enum {
 	MODE_DUMP_IR,
 	MODE_SUGGEST_SPEC,
 	MODE_CHECK,        /* --check REF CAND */
+	MODE_PROFILE,      /* --profile FILE */
 	MODE_HELP,
 	MODE_VERSION,
 	MODE_MAN,
@@ -83,6 +85,13 @@ int driver_depfile(Arena *a, const Options *o, const Unit *u, const char *out);
 
 /* kcc --check REF CAND [--bench]; returns an exit code. */
 int driver_check(Arena *a, const Options *o);
+/* kcc --profile FILE: time, profile and print; returns an exit code. */
+int driver_profile(Arena *a, const Options *o, const Unit *u);
+/* The target: --target, else from the file's language; NULL if unknown. */
+const Target *driver_target(const Options *o, const Unit *u);
+/* The cache dir (LLM answers, verdict memo, measured peaks): --cache-dir,
+ * else $XDG_CACHE_HOME/kcc, else ~/.cache/kcc. */
+const char *driver_cache_dir(Arena *a, const Options *o);
 /* Read and parse one kernel file; NULL (and *rc set) after diagnostics. */
 Unit *driver_load(Arena *a, const Options *o, const char *path, bool need_spec, int *rc);
 

@@ -5,6 +5,7 @@
  *       --dump-ir       print the IR as JSON
  *       --suggest-spec  print a spec inferred from the AST
  *       --check         verify CAND against REF              (check.c, verify/)
+ *       --profile       time and profile the kernel          (profile.c, targets/)
  *       -O0             re-emit the file unchanged
  *       -O2 / -O-llm    autotune / search for a faster version (search.c,
  *                       passes/): plan → implement → verify → measure → select
@@ -75,6 +76,8 @@ static int run(Arena *a, const Options *o)
 		fputs(spec, stdout);
 		return EXIT_OK;
 	}
+	case MODE_PROFILE:
+		return driver_profile(a, o, u);
 	default:
 		break;
 	}

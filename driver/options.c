@@ -11,7 +11,7 @@
 #include <string.h>
 
 typedef enum {
-	O_OUTPUT, O_O0, O_O2, O_OLLM, O_TARGET, O_DUMP_IR, O_SUGGEST, O_CHECK, O_BENCH,
+	O_OUTPUT, O_O0, O_O2, O_OLLM, O_TARGET, O_DUMP_IR, O_SUGGEST, O_PROFILE, O_CHECK, O_BENCH,
 	O_ALLOW_LIBS, O_PARANOID, O_KEEP_TEMPS, O_INCLUDE, O_DEFINE, O_UNDEF, O_VERBOSE, O_VERSION, O_HELP, O_MAN, O_COLOR,
 	O_PASSES, O_LLM, O_BEAM, O_PLANS, O_SAMPLES, O_DROPOUT, O_SEED, O_BUDGET, O_RESUME,
 	O_STATE_DIR, O_MENU, O_REPAIRS, O_NO_GAIN, O_EMIT_PASSES, O_SAVE_TEMPS, O_REPORT, O_MD,
@@ -50,6 +50,9 @@ static const Opt OPTS[] = {
      "(entry, functions, parameters, spec, shapes) as JSON.", "Inspection"},
     {O_SUGGEST, "--suggest-spec", ARG_NONE, NULL, "Print a spec inferred from the code, "
      "for you to check and paste into the file.", "Inspection"},
+    {O_PROFILE, "--profile", ARG_NONE, NULL, "Time the kernel at its bench shape and print "
+     "its profile (ncu, perf or callgrind) with the roofline, as the planner sees it.",
+     "Inspection"},
     {O_CHECK, "--check", ARG_NONE, NULL, "kcc --check REF CAND: only the equivalence "
      "check; exit 0 if CAND is equivalent to REF, 1 with the reason if not.",
      "Verification"},
@@ -308,6 +311,9 @@ static int apply(Options *o, const Opt *opt, const char *val)
 		break;
 	case O_SUGGEST:
 		o->mode = MODE_SUGGEST_SPEC;
+		break;
+	case O_PROFILE:
+		o->mode = MODE_PROFILE;
 		break;
 	case O_CHECK:
 		o->mode = MODE_CHECK;

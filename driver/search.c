@@ -31,7 +31,7 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
-static const Target *pick_target(const Options *o, const Unit *u)
+const Target *driver_target(const Options *o, const Unit *u)
 {
 	return o->target ? target_find(o->target) : target_for_lang(u->lang);
 }
@@ -53,8 +53,7 @@ static const char *state_dir(Arena *a, const Options *o, const Unit *u, const ch
 	return arena_printf(a, "%s/kcc/%.16s", base, h);
 }
 
-/* The cache both the LLM client and the verdict memo use. */
-static const char *cache_dir(Arena *a, const Options *o)
+const char *driver_cache_dir(Arena *a, const Options *o)
 {
 	if (o->search.cache_dir)
 		return o->search.cache_dir;
@@ -237,7 +236,7 @@ static int finish(Arena *a, const Options *o, const Unit *u, const SearchResult 
 int driver_search(Arena *a, const Options *o, const Unit *u)
 {
 	const SearchOptions *so = &o->search;
-	const Target *t = pick_target(o, u);
+	const Target *t = driver_target(o, u);
 	if (!t) {
 		diag_error("the target '%s' cannot run kernels yet", o->target);
 		return EXIT_TOOL;
@@ -257,7 +256,7 @@ int driver_search(Arena *a, const Options *o, const Unit *u)
 		return EXIT_USER;
 	const char *out = emit_output_path(a, o);
 	cfg.state_dir = state_dir(a, o, u, out);
-	cfg.memo_dir = arena_printf(a, "%s/verdicts", cache_dir(a, o));
+	cfg.memo_dir = arena_printf(a, "%s/verdicts", driver_cache_dir(a, o));
 	cfg.memo_read = !so->no_cache;
 	if (so->resume && check_resume(a, so->resume, u))
 		return EXIT_USER;
