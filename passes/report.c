@@ -1,7 +1,8 @@
 /*
  * report.c — what a run leaves behind: the report (JSON: every candidate
- * with its parent, plan, verdict and reason, times, tokens and cost; HTML:
- * the search tree and a speed-up-over-steps chart as inline SVG), the
+ * with its parent, plan, verdict and reason, times, tokens, cost and
+ * profile; HTML: the search tree, each profiled candidate's profile folded
+ * under it, and a speed-up-over-steps chart as inline SVG), the
  * output's header comment, and the state dir's copy of the report, saved
  * after every step so an interrupted run keeps its record.
  */
@@ -106,9 +107,9 @@ void state_save(Search *s)
 
 /* ---- HTML ------------------------------------------------------------------- */
 
-static void html_escape(Strbuf *sb, const char *s)
+static void html_escape_n(Strbuf *sb, const char *s, size_t n)
 {
-	for (; s && *s; s++) {
+	for (const char *e = s + n; s < e; s++) {
 		if (*s == '<')
 			sb_adds(sb, "&lt;");
 		else if (*s == '>')
@@ -120,6 +121,75 @@ static void html_escape(Strbuf *sb, const char *s)
 		else
 			sb_addc(sb, *s);
 	}
+}
+
+static void html_escape(Strbuf *sb, const char *s)
+{
+	if (s)
+		html_escape_n(sb, s, strlen(s));
+}
+
+/* Text whose newlines become <br>: a profile's notes, one per line. */
+static void html_lines(Strbuf *sb, const char *s)
+{
+	for (const char *nl; s && (nl = strchr(s, '\n')); s = nl + 1) {
+		html_escape_n(sb, s, (size_t)(nl - s));
+		if (nl[1])
+			sb_adds(sb, "<br>");
+	}
+	html_escape(sb, s);
+}
+
+/* A metric's value without its unit (the table has a column for it), as
+ * the plan prompt rounds it (profile_value). */
+static void html_value(Strbuf *sb, const ProfileMetric *m)
+{
+	double v = m->value;
+	if (m->unit && !strcmp(m->unit, "%"))
+		sb_addf(sb, "%.1f", v);
+	else
+		sb_addf(sb, v != 0 && (v >= 1e6 || v <= -1e6) ? "%.3g" : "%.4g", v);
+}
+
+/* A candidate's profile, folded under one line: the metrics (their meaning
+ * as each name's tooltip), the hot list and the notes. */
+static void html_profile(Strbuf *sb, const Profile *p)
+{
+	sb_adds(sb, "\n<details class=\"profile\"><summary>profile (");
+	html_escape(sb, p->source && *p->source ? p->source : "none");
+	if (p->shape && *p->shape) {
+		sb_adds(sb, " at ");
+		html_escape(sb, p->shape);
+	}
+	sb_adds(sb, ")</summary>\n<table>\n<tr><th>metric</th><th>value</th><th>unit</th></tr>\n");
+	for (int i = 0; i < p->n; i++) {
+		const ProfileMetric *m = &p->m[i];
+		sb_adds(sb, "<tr><td title=\"");
+		html_escape(sb, m->meaning);
+		sb_adds(sb, "\">");
+		html_escape(sb, m->name);
+		sb_adds(sb, "</td><td class=\"num\">");
+		html_value(sb, m);
+		sb_adds(sb, "</td><td>");
+		html_escape(sb, m->unit);
+		sb_adds(sb, "</td></tr>\n");
+	}
+	sb_adds(sb, "</table>\n");
+	if (p->nhot) {
+		sb_adds(sb, "<p>hottest:");
+		for (int i = 0; i < p->nhot; i++) {
+			sb_adds(sb, i ? ", " : " ");
+			html_escape(sb, p->hot[i].name);
+			sb_addf(sb, " %.1f%%", p->hot[i].share);
+		}
+		sb_adds(sb, "</p>\n");
+	}
+	if (p->notes && *p->notes) {
+		sb_adds(sb, "<p class=\"notes\">");
+		html_lines(sb, p->notes);
+		sb_adds(sb, "</p>\n");
+	}
+	sb_adds(sb, "</details>");
 }
 
 /* Best verified speed-up after each step, as a polyline. */
@@ -176,6 +246,8 @@ static void html_tree(Strbuf *sb, const SearchResult *r, int id, int depth)
 		sb_addf(sb, " — rejected: %s: ", verify_reason_name(c->reason));
 		html_escape(sb, c->why);
 	}
+	if (c->profile)
+		html_profile(sb, c->profile);
 	bool kids = false;
 	for (int i = id + 1; i < r->n; i++)
 		if (r->c[i].parent == id) {
@@ -195,6 +267,12 @@ static char *html(Arena *a, const SearchResult *r, const Unit *orig, const char 
 	sb_adds(&sb, "</title>\n<style>body{font-family:sans-serif;margin:2em}"
 	        "li.accepted{color:#1b5e20;font-weight:bold}li.rejected{color:#b71c1c}"
 	        "li.correct{color:#333}ul{list-style:none;border-left:1px solid #ccc}"
+	        "details.profile{color:#333;font-weight:normal;font-size:90%;margin:.2em 0 .5em}"
+	        "details.profile summary{color:#555;cursor:pointer}"
+	        "details.profile table{border-collapse:collapse;margin:.3em 0}"
+	        "details.profile th,details.profile td{border:1px solid #ddd;padding:1px 8px;"
+	        "text-align:left}details.profile td.num{text-align:right}"
+	        "details.profile p{margin:.3em 0}p.notes{color:#666}"
 	        "</style></head><body>\n<h1>kcc report: ");
 	html_escape(&sb, orig->path);
 	sb_addf(&sb, "</h1>\n<p>kcc %s, target %s, device ", KCC_VERSION, target);
