@@ -21,6 +21,7 @@ typedef struct {
 	double t0;
 	ProfilePeaks peaks;  /* the device's, for the roofline */
 	bool peaks_done;
+	ProfileAsk ask;      /* extra metrics the plans asked for, all steps */
 } Search;
 
 /* Append a candidate (copied); returns its index. Texts are written to
@@ -40,13 +41,17 @@ int flag_variants(Search *s, int id, int step);
 bool search_gain(const Search *s, const Candidate *c);
 
 /* Profile candidate id once (memoized with its verdict), roofline added;
- * only correct candidates. */
+ * only correct candidates. Again when the plans asked for extra metrics
+ * since and its profiler takes them. */
 void profile_candidate(Search *s, int id);
 /* For the plan prompt: its profile, a best-vs-current table, and what the
  * metrics mean (menus/metrics.md). */
 const char *profile_prompt(Search *s, int id);
 const char *profile_compare(Search *s, int current);
 const char *profile_meanings(Search *s);
+/* How to ask for extra metrics (menus/metrics.md, "## Asking for metrics:
+ * TOOL"), when candidate id's profiler takes them; "" otherwise. */
+const char *profile_asking(Search *s, int id);
 struct cJSON;
 struct cJSON *profile_json(const Profile *p);
 

@@ -8,6 +8,11 @@
  * recomputed from the memoized time. The prompt text lives here too: the
  * profile with each metric's meaning, a "best so far vs current" table,
  * and the part of menus/metrics.md for the target.
+ *
+ * Plans may ask for extra metrics by name (`Metrics:` lines, gathered in
+ * s->ask by the search). Profiles taken after that carry them; a version
+ * shown again whose profile predates the ask is profiled again, when its
+ * profiler takes extra metrics at all (ncu; not callgrind).
  */
 #include "internal.h"
 
@@ -29,10 +34,17 @@ static const char *cache_root(Search *s)
 
 /* ---- memo --------------------------------------------------------------------------- */
 
-static const char *memo_file(Search *s, const Candidate *c)
+static const char *memo_file(Search *s, const Candidate *c, const ProfileAsk *ask)
 {
 	Strbuf k = STRBUF_INIT;
 	sb_addf(&k, "profile\n%s\n%s\n%s", c->sha, s->cfg->target->name, s->r->device);
+	if (!profile_ask_same(ask, NULL)) { /* no ask: the key profiles always had */
+		sb_addf(&k, "\nask%s", ask->full ? " full" : "");
+		for (int i = 0; i < ask->n; i++)
+			sb_addf(&k, " %s", ask->name[i]);
+		for (int i = 0; i < ask->nbad; i++)
+			sb_addf(&k, " bad:%s", ask->bad[i]);
+	}
 	char h[65];
 	sha256_hex(k.buf, k.len, h);
 	sb_release(&k);
@@ -59,6 +71,8 @@ cJSON *profile_json(const Profile *p)
 	cJSON_AddStringToObject(o, "source", p->source ? p->source : "");
 	cJSON_AddStringToObject(o, "shape", p->shape ? p->shape : "");
 	cJSON_AddStringToObject(o, "notes", p->notes ? p->notes : "");
+	if (p->takes)
+		cJSON_AddStringToObject(o, "takes", p->takes);
 	cJSON *ms = cJSON_AddArrayToObject(o, "metrics");
 	for (int i = 0; i < p->n; i++) {
 		cJSON *m = cJSON_CreateObject();
@@ -90,6 +104,7 @@ static bool memo_load(Search *s, const char *path, Profile *p)
 	p->source = jstr(s->a, o, "source");
 	p->shape = jstr(s->a, o, "shape");
 	p->notes = jstr(s->a, o, "notes");
+	p->takes = *jstr(s->a, o, "takes") ? jstr(s->a, o, "takes") : NULL;
 	cJSON_ArrayForEach(it, cJSON_GetObjectItem(o, "metrics"))
 		profile_set(s->a, p, jstr(s->a, it, "name"), jnum(it, "value"),
 		            jstr(s->a, it, "unit"), jstr(s->a, it, "meaning"));
@@ -131,10 +146,15 @@ static void roofline(Search *s, const Candidate *c, Profile *p)
 void profile_candidate(Search *s, int id)
 {
 	Candidate *c = &s->r->c[id];
-	if (c->profile || !c->correct || !c->text)
+	if (!c->correct || !c->text)
 		return;
+	if (c->profile && (!c->profile->takes || profile_ask_same(c->profile->ask, &s->ask)))
+		return;
+	ProfileAsk *ask = arena_alloc(s->a, sizeof *ask);
+	*ask = s->ask; /* as it is now: later plans add to s->ask */
+	ask->cache_dir = cache_root(s);
 	Profile *p = arena_alloc(s->a, sizeof *p);
-	const char *path = memo_file(s, c);
+	const char *path = memo_file(s, c, ask);
 	if (!memo_load(s, path, p)) {
 		const Unit *u = id == 0 ? s->cfg->orig
 		                        : ir_parse(s->a, c->file, c->text, c->len, s->cfg->io, false);
@@ -142,11 +162,12 @@ void profile_candidate(Search *s, int id)
 		if (!u || !sh)
 			profile_note(s->a, p, "no profile: the candidate has no usable shape");
 		else
-			target_profile(s->cfg->target, s->a, u, sh, s->cfg->vo.tmpdir, 300, p);
+			target_profile_ask(s->cfg->target, s->a, u, sh, s->cfg->vo.tmpdir, 300, ask, p);
 		if (!p->source)
 			p->source = "none";
 		memo_save(s, path, p);
 	}
+	p->ask = ask;
 	roofline(s, c, p);
 	c->profile = p;
 }
@@ -178,6 +199,26 @@ const char *profile_compare(Search *s, int current)
 		        profile_value(s->a, profile_get(b, c->m[i].name)),
 		        profile_value(s->a, &c->m[i]));
 	return sb_to_arena(&sb, s->a);
+}
+
+/* The body of menus/metrics.md's "## Asking for metrics: TOOL" when the
+ * current version's profiler (TOOL) takes extra metrics; it ends the plan
+ * prompt's answer format, so it starts with a newline. */
+const char *profile_asking(Search *s, int id)
+{
+	const Profile *p = s->r->c[id].profile;
+	const char *doc = passes_builtin("menus/metrics.md", NULL);
+	if (!p || !p->takes || !doc)
+		return "";
+	const char *h = strstr(doc, arena_printf(s->a, "## Asking for metrics: %s\n", p->takes));
+	if (!h)
+		return "";
+	h = strchr(h, '\n') + 1;
+	const char *end = strstr(h, "\n## ");
+	size_t n = end ? (size_t)(end - h) : strlen(h);
+	while (n && (h[n - 1] == '\n' || h[n - 1] == ' '))
+		n--;
+	return arena_printf(s->a, "\n%.*s", (int)n, h);
 }
 
 /* The sections "## Roofline" and "## TARGET" of menus/metrics.md. */

@@ -180,14 +180,15 @@ static void plan_request(Search *s, LlmRequest *q, int parent, const char *force
 	const Candidate *p = &s->r->c[parent];
 	const char *names[] = {"HARDWARE", "CURRENT_NAME", "CURRENT_MEASURE", "FENCE",
 	                       "CURRENT_CODE", "BEST", "HISTORY", "MENU", "CURRENT_PROFILE",
-	                       "COMPARE", "METRICS"};
+	                       "COMPARE", "METRICS", "ASK_METRICS"};
 	const char *prof = profile_prompt(s, parent);
 	const char *vals[] = {s->r->device, parent ? arena_printf(s->a, "candidate %d", parent)
 	                                           : "the original",
 	                      measure_text(s, p), s->fence, p->text, best_text(s, parent),
 	                      history_text(s, parent), menu_text(s, forced), prof,
-	                      profile_compare(s, parent), profile_meanings(s)};
-	request(s, q, prompt_fill(s->a, tmpl("prompts/plan.txt"), names, vals, 11), "plan");
+	                      profile_compare(s, parent), profile_meanings(s),
+	                      profile_asking(s, parent)};
+	request(s, q, prompt_fill(s->a, tmpl("prompts/plan.txt"), names, vals, 12), "plan");
 }
 
 static void code_request(Search *s, LlmRequest *q, int parent, const char *option,
@@ -355,6 +356,9 @@ static int plan_all(Search *s, const int *beam, int nbeam, const char *forced, P
 		const char *text = llm_extract_plan(s->a, a[i].text, strlen(a[i].text), &err);
 		p[i] = (Plan){beam[i / nplans], plan_option(s, a[i].text, forced),
 		              text ? text : a[i].text, &a[i]};
+		/* `Metrics:` lines: the next profiles (of the versions the
+		 * planner is shown) take them, when the profiler does */
+		profile_ask_parse(s->a, a[i].text, &s->ask);
 	}
 	*out = p;
 	return n;

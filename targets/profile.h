@@ -10,13 +10,36 @@
  * timings) through Target.profile. The roofline turns the spec's flops and
  * bytes and a measured time into % of the device's peaks, measured once per
  * device by micro-benchmarks (cpu) or estimated from its properties (cuda).
- * docs/profiling.md is the user's view; menus/metrics.md says what each
- * metric means to the planner.
+ * The planner may ask for extra metrics by the profiler's names
+ * (ProfileAsk); ncu takes them, checked against what it offers, and the
+ * cpu profilers ignore them. docs/profiling.md is the user's view;
+ * menus/metrics.md says what each metric means to the planner.
  */
 #ifndef KCC_PROFILE_H
 #define KCC_PROFILE_H
 
+#include "../ir/ir.h"
 #include "../support/support.h"
+
+/* Extra metrics the planner asked for by the profiler's own names (ncu's:
+ * `dram__bytes_read.sum`), on its plans' `Metrics: a, b` lines. The search
+ * keeps one ProfileAsk for the whole run: the union of what was asked,
+ * first asked first kept, at most PROFILE_ASK_MAX, so it is bounded and the
+ * same on a rerun. A name goes onto the profiler's command line, so only
+ * letters, digits, '_' and '.' are taken, and it must have ncu's "__"
+ * (unit__counter); the first few tokens that are not names are kept, with
+ * '?' for their odd characters, to tell the planner. */
+#define PROFILE_ASK_MAX 8
+#define PROFILE_ASK_BAD 4
+
+typedef struct {
+	const char *name[PROFILE_ASK_MAX];
+	int n;
+	bool full;                         /* more different names were asked for */
+	const char *bad[PROFILE_ASK_BAD];  /* tokens that are not metric names */
+	int nbad;
+	const char *cache_dir; /* where the profiler keeps its metric list; NULL none */
+} ProfileAsk;
 
 typedef struct {
 	const char *name;    /* "instructions", "D1 miss rate", "DRAM throughput" */
@@ -40,6 +63,12 @@ typedef struct {
 	ProfileHot *hot;
 	int nhot;
 	size_t hotcap;
+	/* in: the extra metrics asked for (set by target_profile_ask; NULL none).
+	 * out: whose metric names the profiler takes as extra metrics ("ncu");
+	 * NULL when it takes none (cpu; cuda without ncu), and then the plan
+	 * prompt says nothing about asking. */
+	const ProfileAsk *ask;
+	const char *takes;
 } Profile;
 
 /* Peak rates of a device, for the roofline. */
@@ -61,6 +90,13 @@ char *profile_text(Arena *a, const Profile *p);
 /* A metric's value with its unit, "12.3%", "4.1e+08", "n/a" for NULL. */
 char *profile_value(Arena *a, const ProfileMetric *m);
 
+/* Add the names on plan's `Metrics:` lines (any case, markdown bold or
+ * backticks allowed around the word, names split by commas, the first word
+ * of each item taken) to *ask. Returns how many new names were kept. */
+int profile_ask_parse(Arena *a, const char *plan, ProfileAsk *ask);
+/* Whether a and b ask for the same (NULL is an empty ask). */
+bool profile_ask_same(const ProfileAsk *a, const ProfileAsk *b);
+
 /* ---- parsers (fixtures in testsuite/profile/) ----------------------------------- */
 
 /* A callgrind output file (--cache-sim=yes): totals of Ir, Dr, Dw and the
@@ -74,10 +110,35 @@ int profile_parse_perf(Arena *a, const char *text, Profile *out);
  * --print-units, thousands separators, "n/a". Metrics of the longest
  * kernel; durations summed. 0, or -1 when no metric was found. */
 int profile_parse_ncu(Arena *a, const char *text, size_t len, Profile *out);
+/* The same, keeping the extra metrics asked for as rows of their own
+ * ("- NAME: VALUE UNIT — requested by the plan", the value and unit as ncu
+ * reports them); a base name without a suffix keeps each of its rollups. */
+int profile_parse_ncu_extra(Arena *a, const char *text, size_t len,
+                            const char *const *extra, int nextra, Profile *out);
 /* nvcc -Xptxas -v output: registers, shared memory, spills (worst kernel). */
 int profile_parse_ptxas(Arena *a, const char *text, Profile *out);
 /* The ncu --metrics list kcc asks for (comma-separated). */
 const char *profile_ncu_metrics(void);
+/* The base metric names in `ncu --query-metrics` output (the first word of
+ * each line that has "__"), one a line; NULL when there are none. */
+char *profile_ncu_offered(Arena *a, const char *query);
+/* Check an ask against offered (profile_ncu_offered's list, or NULL when
+ * ncu did not answer): a name is kept when its base name (up to the first
+ * '.') is offered and kcc does not collect it already. Kept names go to
+ * keep[] (PROFILE_ASK_MAX); the others, and the ask's own bad tokens, get
+ * a note in out ("ncu does not offer metric 'X'"). Returns how many kept. */
+int profile_ncu_check(Arena *a, const char *offered, const ProfileAsk *ask,
+                      const char **keep, Profile *out);
+
+/* ---- running ---------------------------------------------------------------- */
+
+/* target_profile (target.h) with extra metrics asked for: out->ask is set
+ * to ask for the target's profiler, which may take them (out->takes) or
+ * not. ask NULL: target_profile. */
+struct Target;
+int target_profile_ask(const struct Target *t, Arena *a, const Unit *u, const Shape *shape,
+                       const char *tmpdir, double timeout_s, const ProfileAsk *ask,
+                       Profile *out);
 
 /* ---- roofline ---------------------------------------------------------------- */
 
