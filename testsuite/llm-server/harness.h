@@ -123,14 +123,20 @@ static inline char *server_http(Arena *a, const char *path, int post)
 	return sb_to_arena(&sb, a);
 }
 
-/* Number of model requests the server has received. */
-static inline int server_requests(Arena *a)
+/* A number from /stats, or -1. */
+static inline int server_stat(Arena *a, const char *key)
 {
 	cJSON *j = cJSON_Parse(server_http(a, "/stats", 0));
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(j, "requests");
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(j, key);
 	int r = cJSON_IsNumber(n) ? n->valueint : -1;
 	cJSON_Delete(j);
 	return r;
+}
+
+/* Number of model requests the server has received. */
+static inline int server_requests(Arena *a)
+{
+	return server_stat(a, "requests");
 }
 
 static inline void server_reset(Arena *a)

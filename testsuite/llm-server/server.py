@@ -40,6 +40,8 @@ class State:
         self.by_fixture = {}
         self.counters = {}  # sequence counters, by marker
         self.script_pos = 0
+        self.inflight = 0  # requests being answered now
+        self.peak = 0      # most answered at once since the last reset
 
 
 STATE = None
@@ -160,7 +162,8 @@ class Handler(BaseHTTPRequestHandler):
         with STATE.lock:
             if self.path == "/stats":
                 obj = {"requests": len(STATE.requests),
-                       "by_path": STATE.by_path, "by_fixture": STATE.by_fixture}
+                       "by_path": STATE.by_path, "by_fixture": STATE.by_fixture,
+                       "peak_inflight": STATE.peak}
             elif self.path == "/requests":
                 obj = STATE.requests
             else:
@@ -203,12 +206,18 @@ class Handler(BaseHTTPRequestHandler):
                 "body": body, "fixture": name})
             STATE.by_path[self.path] = STATE.by_path.get(self.path, 0) + 1
             STATE.by_fixture[name] = STATE.by_fixture.get(name, 0) + 1
+            STATE.inflight += 1
+            STATE.peak = max(STATE.peak, STATE.inflight)
         try:
-            directives, text = load_fixture(name)
-        except (OSError, ValueError) as e:
-            self.send_json(500, {"error": {"message": "fixture: %s" % e}})
-            return
-        self.answer(body, directives, text)
+            try:
+                directives, text = load_fixture(name)
+            except (OSError, ValueError) as e:
+                self.send_json(500, {"error": {"message": "fixture: %s" % e}})
+                return
+            self.answer(body, directives, text)
+        finally:
+            with STATE.lock:
+                STATE.inflight -= 1
 
     def key_of_request(self):
         auth = self.headers.get("Authorization") or ""
