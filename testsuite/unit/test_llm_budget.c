@@ -146,9 +146,9 @@ static void test_budgets(void)
 	llm_client_free(c);
 
 	/* time: measured from the client's creation. */
-	c = priced_client(p, (LlmBudget){.time_s = 0.2}, NULL);
+	c = priced_client(p, (LlmBudget){.time_s = 1.0}, NULL);
 	CHECK(llm_budget_state(c) == LLM_BUDGET_LEFT);
-	usleep(250000);
+	usleep(1100000);
 	CHECK(llm_budget_state(c) == LLM_BUDGET_TIME);
 	CHECK(llm_complete(c, &r, &resp) == LLM_EBUDGET && strstr(resp.error, "time"));
 	llm_client_free(c);
