@@ -234,6 +234,7 @@ const char *profile_meanings(Search *s)
 		if (!p)
 			continue;
 		const char *end = strstr(p + 3, "\n## ");
+		sb_addc(&sb, '#'); /* a subsection of the prompt's "What the metrics mean" */
 		sb_addn(&sb, p, end ? (size_t)(end - p + 1) : strlen(p));
 		sb_addc(&sb, '\n');
 	}

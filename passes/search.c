@@ -182,7 +182,15 @@ static void plan_request(Search *s, LlmRequest *q, int parent, const char *force
 	                       "CURRENT_CODE", "BEST", "HISTORY", "MENU", "CURRENT_PROFILE",
 	                       "COMPARE", "METRICS", "ASK_METRICS"};
 	const char *prof = profile_prompt(s, parent);
-	const char *vals[] = {s->r->device, parent ? arena_printf(s->a, "candidate %d", parent)
+	/* The profile above measured the peaks (if it could): the hardware
+	 * line names them, so the planner sees one set of roofs, not the
+	 * datasheet's next to the roofline's. */
+	const char *hw = s->r->device;
+	if (s->peaks_done && s->peaks.gflops > 0 && s->peaks.gbps > 0)
+		hw = arena_printf(s->a, "%s\nPeaks for the roofline: %.0f GFLOP/s fp32, %.0f GB/s (%s)",
+		                  hw, s->peaks.gflops, s->peaks.gbps,
+		                  s->peaks.source ? s->peaks.source : "measured");
+	const char *vals[] = {hw, parent ? arena_printf(s->a, "candidate %d", parent)
 	                                           : "the original",
 	                      measure_text(s, p), s->fence, p->text, best_text(s, parent),
 	                      history_text(s, parent), menu_text(s, forced), prof,
