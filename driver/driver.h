@@ -34,6 +34,8 @@ typedef enum { OPT_O0, OPT_O2, OPT_OLLM } OptLevel;
 typedef struct {
 	const char *passes;     /* --passes=a,b,c */
 	const char *llm;        /* --llm; NULL: KCC_LLM, config files */
+	const char *llm_plan;   /* --llm-plan: the planner's model(s); NULL: llm's */
+	const char *llm_code;   /* --llm-code: the coder's (implement, repair); NULL: llm's */
 	int beam, plans, samples, repairs, jobs; /* 0 / -1: defaults */
 	double dropout;         /* -1: default */
 	uint64_t seed;

@@ -13,7 +13,7 @@
 typedef enum {
 	O_OUTPUT, O_O0, O_O2, O_OLLM, O_TARGET, O_DUMP_IR, O_SUGGEST, O_PROFILE, O_CHECK, O_BENCH,
 	O_ALLOW_LIBS, O_PARANOID, O_KEEP_TEMPS, O_INCLUDE, O_DEFINE, O_UNDEF, O_VERBOSE, O_VERSION, O_HELP, O_MAN, O_COLOR,
-	O_PASSES, O_LLM, O_BEAM, O_PLANS, O_SAMPLES, O_DROPOUT, O_SEED, O_BUDGET, O_RESUME,
+	O_PASSES, O_LLM, O_LLM_PLAN, O_LLM_CODE, O_BEAM, O_PLANS, O_SAMPLES, O_DROPOUT, O_SEED, O_BUDGET, O_RESUME,
 	O_STATE_DIR, O_MENU, O_REPAIRS, O_NO_GAIN, O_EMIT_PASSES, O_SAVE_TEMPS, O_REPORT, O_MD,
 	O_MF, O_MT, O_LLM_JOBS, O_CACHE_DIR, O_NO_CACHE, O_OFFLINE, O_CACHE_STATS,
 	O_LATER, /* accepted, belongs to a later stage */
@@ -63,9 +63,10 @@ static const Opt OPTS[] = {
      "cache-blocking,openmp-threads), each pass verified.", "Search"},
     {O_LLM, "--llm", ARG_REQ, "PROVIDER:MODEL[,...]", "The model(s); several make an "
      "ensemble. Env: KCC_LLM.", "Search"},
-    {O_LATER, "--llm-plan", ARG_REQ, "PROVIDER:MODEL", "The model for planning.", "Search"},
-    {O_LATER, "--llm-code", ARG_REQ, "PROVIDER:MODEL", "The model for writing code.",
-     "Search"},
+    {O_LLM_PLAN, "--llm-plan", ARG_REQ, "PROVIDER:MODEL[,...]", "The model(s) for "
+     "planning, instead of --llm's.", "Search"},
+    {O_LLM_CODE, "--llm-code", ARG_REQ, "PROVIDER:MODEL[,...]", "The model(s) for "
+     "writing and repairing code, instead of --llm's.", "Search"},
     {O_BEAM, "--beam", ARG_REQ, "B", "Beam width: correct candidates faster than "
      "their parent kept per step (default 2).", "Search"},
     {O_PLANS, "--plans", ARG_REQ, "N", "Plans per beam entry and step (default 2).", "Search"},
@@ -214,6 +215,8 @@ static int apply_search(Options *o, const Opt *opt, const char *val)
 	switch (opt->id) {
 	case O_PASSES: s->passes = val; break;
 	case O_LLM: s->llm = val; break;
+	case O_LLM_PLAN: s->llm_plan = val; break;
+	case O_LLM_CODE: s->llm_code = val; break;
 	case O_BEAM: if ((rc = int_value(opt, val, 1, &v)) < 0) s->beam = (int)v; break;
 	case O_PLANS: if ((rc = int_value(opt, val, 1, &v)) < 0) s->plans = (int)v; break;
 	case O_SAMPLES: if ((rc = int_value(opt, val, 1, &v)) < 0) s->samples = (int)v; break;
@@ -355,7 +358,7 @@ static int apply(Options *o, const Opt *opt, const char *val)
 			return EXIT_USER;
 		}
 		break;
-	case O_PASSES: case O_LLM: case O_BEAM: case O_PLANS: case O_SAMPLES: case O_DROPOUT:
+	case O_PASSES: case O_LLM: case O_LLM_PLAN: case O_LLM_CODE: case O_BEAM: case O_PLANS: case O_SAMPLES: case O_DROPOUT:
 	case O_SEED: case O_BUDGET: case O_RESUME: case O_STATE_DIR: case O_MENU: case O_REPAIRS:
 	case O_NO_GAIN: case O_EMIT_PASSES: case O_SAVE_TEMPS: case O_REPORT: case O_MD: case O_MF:
 	case O_MT: case O_LLM_JOBS: case O_CACHE_DIR: case O_NO_CACHE: case O_OFFLINE:

@@ -107,14 +107,44 @@ static const char **split_passes(Arena *a, const char *list, const Menu *m, int 
 	return v;
 }
 
-static int make_llm(Arena *a, const Options *o, const char *state, LlmClient **out)
+/* One client for every stage: --llm's providers (or KCC_LLM's, the config
+ * files') first, then --llm-plan's, then --llm-code's; cfg's ranges say
+ * which members answer plans and which write code. */
+static int make_llm(Arena *a, const Options *o, const char *state, SearchConfig *sc)
 {
 	const SearchOptions *s = &o->search;
-	LlmProvider *prov;
-	int nprov;
-	int st = llm_resolve_providers(a, s->llm, &prov, &nprov);
-	if (st)
+	LlmProvider *lists[3] = {NULL, NULL, NULL};
+	int counts[3] = {0, 0, 0}, st;
+	if (s->llm_plan &&
+	    (st = llm_parse_providers(a, s->llm_plan, "--llm-plan", &lists[1], &counts[1])))
 		return st;
+	if (s->llm_code &&
+	    (st = llm_parse_providers(a, s->llm_code, "--llm-code", &lists[2], &counts[2])))
+		return st;
+	/* The default list answers the stages without a model of their own. */
+	if (s->llm || !s->llm_plan || !s->llm_code) {
+		if ((st = llm_resolve_providers(a, s->llm, &lists[0], &counts[0]))) {
+			if (st == LLM_EFAIL && (s->llm_plan || s->llm_code))
+				diag_note("%s names the model for %s only; %s needs --llm or %s",
+				          s->llm_plan ? "--llm-plan" : "--llm-code",
+				          s->llm_plan ? "planning" : "writing code",
+				          s->llm_plan ? "writing code" : "planning",
+				          s->llm_plan ? "--llm-code" : "--llm-plan");
+			return st;
+		}
+	}
+	int nprov = counts[0] + counts[1] + counts[2];
+	LlmProvider *prov = arena_alloc(a, sizeof *prov * (size_t)nprov);
+	for (int i = 0, k = 0; i < 3; k += counts[i], i++)
+		if (counts[i])
+			memcpy(prov + k, lists[i], sizeof *prov * (size_t)counts[i]);
+	if (s->llm_plan || s->llm_code) {
+		sc->plan_first = counts[1] ? counts[0] + 1 : 1;
+		sc->plan_n = counts[1] ? counts[1] : counts[0];
+		sc->code_first = counts[2] ? counts[0] + counts[1] + 1 : 1;
+		sc->code_n = counts[2] ? counts[2] : counts[0];
+	}
+	LlmClient **out = &sc->llm;
 	LlmBudget budget = {0};
 	if (s->budget && (st = llm_parse_budget(s->budget, "--budget", &budget)))
 		return st;
@@ -261,7 +291,7 @@ int driver_search(Arena *a, const Options *o, const Unit *u)
 	if (so->resume && check_resume(a, so->resume, u))
 		return EXIT_USER;
 	int rc;
-	if (o->level == OPT_OLLM && (rc = make_llm(a, o, cfg.state_dir, &cfg.llm)))
+	if (o->level == OPT_OLLM && (rc = make_llm(a, o, cfg.state_dir, &cfg)))
 		return rc;
 	verify_options_default(&cfg.vo);
 	cfg.vo.target = t;

@@ -120,6 +120,11 @@ typedef struct {
 	const IrOptions *io;      /* for parsing candidates */
 	const Menu *menu;
 	LlmClient *llm;           /* NULL: -O2 (no LLM) */
+	/* The members of llm's provider list that answer each stage: 1-based
+	 * first and count, round-robin by sample within them; count 0: all of
+	 * them (--llm's ensemble). Set by --llm-plan / --llm-code. */
+	int plan_first, plan_n;   /* plan requests */
+	int code_first, code_n;   /* implement and repair requests */
 	VerifyOptions vo;
 	int steps;                /* search steps (0: 3) */
 	int beam, plans, samples; /* 0: 2, 2, 2 */

@@ -173,6 +173,11 @@ static void request(Search *s, LlmRequest *q, const char *user, const char *purp
 	q->use_seed = true;
 	q->sample = s->nreq++;
 	q->purpose = purpose;
+	bool plan = !strcmp(purpose, "plan");
+	int first = plan ? s->cfg->plan_first : s->cfg->code_first;
+	int n = plan ? s->cfg->plan_n : s->cfg->code_n;
+	if (n > 0)
+		q->provider = first + q->sample % n;
 }
 
 static void plan_request(Search *s, LlmRequest *q, int parent, const char *forced)
