@@ -53,7 +53,10 @@ int driver_profile(Arena *a, const Options *o, const Unit *u)
 	const Shape *sh = target_profile_shape(t, u);
 	Profile p;
 	const char *tmp = getenv("TMPDIR");
-	target_profile(t, a, u, sh, tmp && *tmp ? tmp : "/tmp", 300, &p);
+	/* --keep-temps: the kernel, the driver, its build and the tool's raw
+	 * output (ncu.csv, callgrind.out, perf.txt) stay for the user. */
+	ProfileAsk ask = {.cache_dir = driver_cache_dir(a, o), .keep = o->keep_temps};
+	target_profile_ask(t, a, u, sh, tmp && *tmp ? tmp : "/tmp", 300, &ask, &p);
 	if (!p.source)
 		p.source = "none";
 	ProfilePeaks pk = {0};
@@ -65,5 +68,7 @@ int driver_profile(Arena *a, const Options *o, const Unit *u)
 	printf("Measured: median %.4g ms (IQR %.4g-%.4g ms, %d runs) at %s\n",
 	       b.ref.median * 1e3, b.ref.q1 * 1e3, b.ref.q3 * 1e3, b.ref.n, b.shape);
 	fputs(profile_text(a, &p), stdout);
+	if (p.kept)
+		diag_note("the profile's files are in %s", p.kept);
 	return EXIT_OK;
 }

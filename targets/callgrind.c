@@ -441,8 +441,10 @@ static int with_perf(Arena *a, const TargetProfileRun *r, Profile *out)
 {
 	const char *pre[] = {"perf", "stat", "-x,", "-e", PERF_EVENTS, "--"};
 	ProcResult pr;
-	if (run_tool(a, r, pre, ARRAY_LEN(pre), NULL, &pr) != 0 || !proc_ok(&pr) ||
-	    profile_parse_perf(a, pr.err, out) != 0) {
+	int rc = run_tool(a, r, pre, ARRAY_LEN(pre), NULL, &pr);
+	if (rc == 0 && r->keep && pr.err)
+		file_write_atomic(arena_printf(a, "%s/perf.txt", r->cwd), pr.err, strlen(pr.err));
+	if (rc != 0 || !proc_ok(&pr) || profile_parse_perf(a, pr.err, out) != 0) {
 		profile_note(a, out, "perf stat failed: %s", proc_tail(pr.err, 3));
 		return -1;
 	}
@@ -480,10 +482,12 @@ static int with_callgrind(const Target *t, Arena *a, const TargetProfileRun *r, 
 		profile_note(a, out, "callgrind failed (%s): %s",
 		             rc ? "not started" : proc_describe(a, &(ProcSpec){0}, &pr),
 		             proc_tail(pr.err ? pr.err : "", 3));
-		unlink(file);
+		if (!r->keep)
+			unlink(file);
 		return -1;
 	}
-	unlink(file);
+	if (!r->keep)
+		unlink(file);
 	profile_note(a, out, "perf's hardware counters are not available here, so callgrind "
 	                     "(simulated caches, one thread, AVX-512 off for valgrind)");
 	return 0;

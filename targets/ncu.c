@@ -60,7 +60,7 @@ static const char *const STALLS[] = {"long_scoreboard", "short_scoreboard", "bar
                                      "mio_throttle", "math_pipe_throttle", "wait",
                                      "not_selected", "lg_throttle", "membar",
                                      "branch_resolving", "no_instruction", "tex_throttle",
-                                     "dispatch_stall", "drain", "imc_miss", "selected"};
+                                     "dispatch_stall", "drain", "imc_miss"};
 static const char STALL_PRE[] = "smsp__average_warps_issue_stalled_";
 static const char STALL_PRE2[] = "smsp__average_warp_latency_issue_stalled_";
 
@@ -263,25 +263,36 @@ static void curated(Arena *a, const Kern *k, Profile *out, Strbuf *missing)
 	}
 }
 
+/* The reason in a stall metric's name ("long_scoreboard"), its length in
+ * *n; NULL when the metric is not a stall reason. "selected" is the warp
+ * being issued, not a stall (about 1 cycle per instruction on any
+ * kernel): it is not a reason either. */
+static const char *stall_reason(const char *m, size_t *n)
+{
+	const char *r = !strncmp(m, STALL_PRE, sizeof STALL_PRE - 1)    ? m + sizeof STALL_PRE - 1
+	                : !strncmp(m, STALL_PRE2, sizeof STALL_PRE2 - 1) ? m + sizeof STALL_PRE2 - 1
+	                                                                 : NULL;
+	if (!r)
+		return NULL;
+	*n = strcspn(r, ".");
+	const char *suf = strstr(r, "_per_issue_active");
+	if (suf && (size_t)(suf - r) < *n)
+		*n = (size_t)(suf - r);
+	return *n == 8 && !strncmp(r, "selected", 8) ? NULL : r;
+}
+
 static void stalls(Arena *a, const Kern *k, Profile *out)
 {
 	for (int top = 0; top < 3; top++) {
 		int best = -1;
-		for (int i = 0; i < k->nm; i++) {
-			bool stall = !strncmp(k->mn[i], STALL_PRE, sizeof STALL_PRE - 1) ||
-			             !strncmp(k->mn[i], STALL_PRE2, sizeof STALL_PRE2 - 1);
-			if (stall && k->mv[i] > 0 && (best < 0 || k->mv[i] > k->mv[best]))
+		size_t n;
+		for (int i = 0; i < k->nm; i++)
+			if (stall_reason(k->mn[i], &n) && k->mv[i] > 0 &&
+			    (best < 0 || k->mv[i] > k->mv[best]))
 				best = i;
-		}
 		if (best < 0)
 			return;
-		const char *r = k->mn[best];
-		r = !strncmp(r, STALL_PRE, sizeof STALL_PRE - 1) ? r + sizeof STALL_PRE - 1
-		                                                  : r + sizeof STALL_PRE2 - 1;
-		size_t n = strcspn(r, ".");
-		const char *suf = strstr(r, "_per_issue_active");
-		if (suf && (size_t)(suf - r) < n)
-			n = (size_t)(suf - r);
+		const char *r = stall_reason(k->mn[best], &n);
 		profile_set(a, out, arena_printf(a, "stall %.*s", (int)n, r), k->mv[best], "",
 		            "warp stall reason, cycles per issued instruction (top 3)");
 		((Kern *)k)->mv[best] = 0;
@@ -545,7 +556,10 @@ static int run_ncu(Arena *a, const char *ncu, const TargetProfileRun *r, const c
 	               .timeout_s = r->timeout_s > 0 ? r->timeout_s : 300};
 	ProcResult pr;
 	diag_trace("kcc: %s", proc_cmdline(a, argv));
-	if (proc_run(a, &ps, &pr) != 0 || !proc_ok(&pr) ||
+	int rc = proc_run(a, &ps, &pr);
+	if (rc == 0 && r->keep && pr.out)
+		file_write_atomic(arena_printf(a, "%s/ncu.csv", r->cwd), pr.out, pr.out_len);
+	if (rc != 0 || !proc_ok(&pr) ||
 	    profile_parse_ncu_extra(a, pr.out, pr.out_len, extra, nextra, out) != 0) {
 		const char *err = pr.err && *pr.err ? pr.err : pr.out ? pr.out : "";
 		*why = arena_printf(a, "%s: %s", proc_cmdline(a, argv), proc_tail(err, 3));

@@ -458,8 +458,13 @@ int target_profile_ask(const Target *t, Arena *a, const Unit *u, const Shape *sh
 	} else {
 		const char *argv[] = {exe, NULL};
 		TargetProfileRun r = {.argv = argv, .cwd = dir, .timeout_s = timeout_s,
-		                      .build_log = tb.log, .collect = "kcc_profile_calls"};
+		                      .build_log = tb.log, .collect = "kcc_profile_calls",
+		                      .keep = ask && ask->keep};
 		rc = t->profile(t, a, &r, out);
+	}
+	if (ask && ask->keep) {
+		out->kept = dir;
+		return rc;
 	}
 	unlink(arena_printf(a, "%s/%s", dir, kfile));
 	unlink(src);

@@ -39,6 +39,8 @@ typedef struct {
 	const char *bad[PROFILE_ASK_BAD];  /* tokens that are not metric names */
 	int nbad;
 	const char *cache_dir; /* where the profiler keeps its metric list; NULL none */
+	bool keep;             /* keep the work dir (kernel, driver, build, the
+	                          tool's raw output): Profile.kept names it */
 } ProfileAsk;
 
 typedef struct {
@@ -69,6 +71,7 @@ typedef struct {
 	 * prompt says nothing about asking. */
 	const ProfileAsk *ask;
 	const char *takes;
+	const char *kept; /* the work dir left for the user (ask->keep); NULL none */
 } Profile;
 
 /* Peak rates of a device, for the roofline. */

@@ -3,7 +3,9 @@
  * (testsuite/profile/): ncu's long CSV layout with scaled units, the same
  * with --print-units base, thousands separators, "n/a" and two kernels,
  * the wide --page raw layout with a units row, missing metrics, text that
- * is not ncu's at all, and ptxas -v's resource report.
+ * is not ncu's at all, and ptxas -v's resource report; and two CSVs
+ * recorded on an H100 with ncu 2025.3.1 by `kcc --profile --keep-temps`
+ * (scripts/gpu-run profile): the naive GEMM and the 3xTF32 wmma rewrite.
  */
 #include "check.h"
 #include "targets/target.h"
@@ -133,10 +135,46 @@ static void roofline(Arena *a)
 	CHECK(q.n == 0);
 }
 
+/* ncu 2025.3.1 on an H100, as kcc ran it: ==WARNING== and ==PROF== lines
+ * first, the long layout, thousands separators in ns and bytes, "inst" as
+ * the stalls' unit, and stalled_selected (issuing, not a stall) in the
+ * list: it must not rank among the top stalls. */
+static void recorded(Arena *a)
+{
+	int rc;
+	Profile p = parse(a, "profile/ncu-2025.3-h100-gemm.csv", &rc);
+	CHECK(rc == 0);
+	CHECK(near(val(&p, "duration"), 25546.464));
+	CHECK(near(val(&p, "DRAM throughput"), 13.29));
+	CHECK(near(val(&p, "L1 hit rate"), 88.42));
+	CHECK(near(val(&p, "registers per thread"), 32));
+	CHECK(near(val(&p, "shared memory per block"), 0));
+	CHECK(near(val(&p, "tensor pipe active"), 0));
+	CHECK(near(val(&p, "local memory traffic"), 0));
+	CHECK(val(&p, "stall long_scoreboard") > 20);
+	CHECK(isnan(val(&p, "stall selected")));
+	CHECK(!p.notes || !strstr(p.notes, "not reported"));
+
+	p = parse(a, "profile/ncu-2025.3-h100-wmma.csv", &rc);
+	CHECK(rc == 0);
+	CHECK(near(val(&p, "duration"), 6827.04));
+	CHECK(near(val(&p, "registers per thread"), 130));
+	CHECK(near(val(&p, "shared memory per block"), 35328)); /* "35,328" static */
+	CHECK(near(val(&p, "tensor pipe active"), 24.75));
+	CHECK(near(val(&p, "achieved occupancy"), 18.09));
+	/* wait 2.16 > selected 1 > not_selected 0.57 > long_scoreboard 0.52:
+	 * without selected the top 3 are wait, not_selected, long_scoreboard */
+	CHECK(near(val(&p, "stall wait"), 2.16));
+	CHECK(near(val(&p, "stall not_selected"), 0.57));
+	CHECK(near(val(&p, "stall long_scoreboard"), 0.52));
+	CHECK(isnan(val(&p, "stall selected")));
+}
+
 int main(void)
 {
 	Arena *a = arena_new();
 	long_layout(a);
+	recorded(a);
 	base_units(a);
 	wide_layout(a);
 	not_ncu(a);
