@@ -9,23 +9,12 @@
  */
 #include "../../passes/passes.h"
 #include "check.h"
-#include "targets/target.h"
+#include "profile_check.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static char *slurp(Arena *a, const char *path)
-{
-	char *text = NULL;
-	size_t len = 0;
-	if (file_read(a, path, &text, &len) != 0) {
-		fprintf(stderr, "cannot read %s\n", path);
-		return NULL;
-	}
-	return text;
-}
 
 static bool has_note(const Profile *p, const char *s)
 {
@@ -104,7 +93,7 @@ static void parse_lines(Arena *a)
 
 static void check_offered(Arena *a)
 {
-	char *query = slurp(a, "profile/ncu-query-metrics.txt");
+	char *query = fixture(a, "profile/ncu-query-metrics.txt", NULL);
 	CHECK(query != NULL);
 	if (!query)
 		return;
@@ -165,7 +154,7 @@ static const ProfileMetric *row(const Profile *p, const char *name)
 
 static void csv_keeps_extras(Arena *a)
 {
-	char *csv = slurp(a, "profile/ncu-extra.csv");
+	char *csv = fixture(a, "profile/ncu-extra.csv", NULL);
 	CHECK(csv != NULL);
 	if (!csv)
 		return;

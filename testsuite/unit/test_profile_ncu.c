@@ -8,33 +8,15 @@
  * (scripts/gpu-run profile): the naive GEMM and the 3xTF32 wmma rewrite.
  */
 #include "check.h"
-#include "targets/target.h"
-
-#include <math.h>
+#include "profile_check.h"
 
 static Profile parse(Arena *a, const char *path, int *rc)
 {
 	Profile p = {0};
-	char *text = NULL;
-	size_t len = 0;
-	if (file_read(a, path, &text, &len) != 0) {
-		fprintf(stderr, "cannot read %s\n", path);
-		*rc = -2;
-		return p;
-	}
-	*rc = profile_parse_ncu(a, text, len, &p);
+	size_t len;
+	char *text = fixture(a, path, &len);
+	*rc = text ? profile_parse_ncu(a, text, len, &p) : -2;
 	return p;
-}
-
-static double val(const Profile *p, const char *name)
-{
-	const ProfileMetric *m = profile_get(p, name);
-	return m ? m->value : NAN;
-}
-
-static bool near(double a, double b)
-{
-	return fabs(a - b) <= 1e-6 * (fabs(b) + 1);
 }
 
 static void long_layout(Arena *a)

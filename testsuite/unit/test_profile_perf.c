@@ -9,33 +9,14 @@
  * perf's.
  */
 #include "check.h"
-#include "targets/target.h"
-
-#include <math.h>
+#include "profile_check.h"
 
 static Profile parse(Arena *a, const char *path, int *rc)
 {
 	Profile p = {0};
-	char *text = NULL;
-	size_t len = 0;
-	if (file_read(a, path, &text, &len) != 0) {
-		fprintf(stderr, "cannot read %s\n", path);
-		*rc = -2;
-		return p;
-	}
-	*rc = profile_parse_perf(a, text, &p);
+	char *text = fixture(a, path, NULL);
+	*rc = text ? profile_parse_perf(a, text, &p) : -2;
 	return p;
-}
-
-static double val(const Profile *p, const char *name)
-{
-	const ProfileMetric *m = profile_get(p, name);
-	return m ? m->value : NAN;
-}
-
-static bool near(double a, double b)
-{
-	return fabs(a - b) <= 1e-9 * (fabs(b) + 1);
 }
 
 static bool noted(const Profile *p, const char *s)
