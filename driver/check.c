@@ -30,6 +30,9 @@ int driver_check(Arena *a, const Options *o)
 	Unit *ref = driver_load(a, o, o->input, true, &rc);
 	if (!ref)
 		return rc;
+	const Target *t = driver_target(o, ref);
+	if (t && (rc = driver_device(a, t, ref)))
+		return rc;
 	char *text = NULL;
 	size_t len = 0;
 	Unit *cand = load_candidate(a, o, &text, &len, &rc);

@@ -91,6 +91,10 @@ int driver_check(Arena *a, const Options *o);
 int driver_profile(Arena *a, const Options *o, const Unit *u);
 /* The target: --target, else from the file's language; NULL if unknown. */
 const Target *driver_target(const Options *o, const Unit *u);
+/* Whether t's device is here (cuda: a GPU answered) for anything that runs
+ * u: EXIT_OK, or EXIT_TOOL with an error saying so — a missing GPU is not
+ * the kernel's fault, and must not read like one. */
+int driver_device(Arena *a, const Target *t, const Unit *u);
 /* The cache dir (LLM answers, verdict memo, measured peaks): --cache-dir,
  * else $XDG_CACHE_HOME/kcc, else ~/.cache/kcc. */
 const char *driver_cache_dir(Arena *a, const Options *o);

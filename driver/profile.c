@@ -25,6 +25,9 @@ int driver_profile(Arena *a, const Options *o, const Unit *u)
 		diag_error("the target '%s' cannot run kernels yet", o->target);
 		return EXIT_TOOL;
 	}
+	int drc = driver_device(a, t, u);
+	if (drc)
+		return drc;
 	const Spec *sp = &u->spec;
 	if (!sp->has_bench) {
 		diag_error("%s: --profile needs a '#pragma kcc shape bench' to time the kernel at",

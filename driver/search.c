@@ -36,6 +36,19 @@ const Target *driver_target(const Options *o, const Unit *u)
 	return o->target ? target_find(o->target) : target_for_lang(u->lang);
 }
 
+int driver_device(Arena *a, const Target *t, const Unit *u)
+{
+	TargetInfo info;
+	t->describe(t, a, &info);
+	if (info.present)
+		return EXIT_OK;
+	diag_error("%s: cannot run the kernel here: %s", u->path,
+	           info.model ? info.model : "no device found");
+	diag_note("the %s target verifies, times and profiles kernels on the device; "
+	          "-O0, --dump-ir and --suggest-spec work without one", t->name);
+	return EXIT_TOOL;
+}
+
 /* Default: OUT.kcc-state next to OUT; for stdout, under $XDG_STATE_HOME. */
 static const char *state_dir(Arena *a, const Options *o, const Unit *u, const char *out)
 {
@@ -271,6 +284,9 @@ int driver_search(Arena *a, const Options *o, const Unit *u)
 		diag_error("the target '%s' cannot run kernels yet", o->target);
 		return EXIT_TOOL;
 	}
+	int drc = driver_device(a, t, u);
+	if (drc)
+		return drc;
 	Menu menu;
 	if (menu_load(a, t->name, so->menu, &menu))
 		return EXIT_USER;

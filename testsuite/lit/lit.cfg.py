@@ -26,4 +26,12 @@ config.substitutions.append(("%repo", repo))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 if os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")
+# "gpu": an NVIDIA GPU answers (never on CI): cases for machines without
+# one say UNSUPPORTED: gpu, cases that run kernels on one REQUIRES: gpu.
+import subprocess
+try:
+    if subprocess.run(["nvidia-smi", "-L"], capture_output=True, timeout=30).stdout.strip():
+        config.available_features.add("gpu")
+except (OSError, subprocess.SubprocessError):
+    pass
 config.substitutions.append(("%exit", os.path.join(config.test_source_root, "Inputs", "expect-exit")))
