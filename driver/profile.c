@@ -57,7 +57,7 @@ int driver_profile(Arena *a, const Options *o, const Unit *u)
 	Profile p;
 	const char *tmp = getenv("TMPDIR");
 	/* --keep-temps: the kernel, the driver, its build and the tool's raw
-	 * output (ncu.csv, callgrind.out, perf.txt) stay for the user. */
+	 * output (ncu.csv or ptxas.txt, callgrind.out, perf.txt) stay for the user. */
 	ProfileAsk ask = {.cache_dir = driver_cache_dir(a, o), .keep = o->keep_temps};
 	target_profile_ask(t, a, u, sh, tmp && *tmp ? tmp : "/tmp", 300, &ask, &p);
 	if (!p.source)

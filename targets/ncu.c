@@ -599,5 +599,8 @@ int cuda_profile(const Target *t, Arena *a, const TargetProfileRun *r, Profile *
 	out->source = "ptxas+events";
 	if (!ncu)
 		profile_note(a, out, "ncu not installed: event timings and ptxas's resource report only");
+	if (r->keep && r->build_log)
+		file_write_atomic(arena_printf(a, "%s/ptxas.txt", r->cwd), r->build_log,
+		                  strlen(r->build_log));
 	return profile_parse_ptxas(a, r->build_log ? r->build_log : "", out) == 0 ? 0 : -1;
 }

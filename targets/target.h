@@ -76,8 +76,8 @@ typedef struct {
 	double timeout_s;
 	const char *build_log;    /* the compiler's output (ptxas -v on cuda) */
 	const char *collect;      /* the driver's function that calls the entry */
-	bool keep;                /* leave the tool's raw output in cwd (ncu.csv,
-	                             callgrind.out, perf.txt) for the user */
+	bool keep;                /* leave the tool's raw output in cwd (ncu.csv or
+	                             ptxas.txt, callgrind.out, perf.txt) for the user */
 } TargetProfileRun;
 
 struct Target {
