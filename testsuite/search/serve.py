@@ -9,7 +9,7 @@ The stage is read from the prompt ("# Task: plan", "# Task: implement",
 give in order, the last one repeating:
 
     plan: text:fixtures/plan-simd.md
-    implement: code:../kernels/rowsum.fast.c
+    implement: code:fixtures/rowsum.simd.c
     implement: fail            # this request fails (exit 1)
     implement: interrupt code:FILE   # SIGINT to kcc, then answer
 
