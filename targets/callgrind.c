@@ -442,8 +442,8 @@ static int with_perf(Arena *a, const TargetProfileRun *r, Profile *out)
 	const char *pre[] = {"perf", "stat", "-x,", "-e", PERF_EVENTS, "--"};
 	ProcResult pr;
 	int rc = run_tool(a, r, pre, ARRAY_LEN(pre), NULL, &pr);
-	if (rc == 0 && r->keep && pr.err)
-		file_write_atomic(arena_printf(a, "%s/perf.txt", r->cwd), pr.err, strlen(pr.err));
+	if (rc == 0)
+		target_keep_raw(a, r, "perf.txt", pr.err, pr.err ? strlen(pr.err) : 0);
 	if (rc != 0 || !proc_ok(&pr) || profile_parse_perf(a, pr.err, out) != 0) {
 		profile_note(a, out, "perf stat failed: %s", proc_tail(pr.err, 3));
 		return -1;

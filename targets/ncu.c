@@ -557,8 +557,8 @@ static int run_ncu(Arena *a, const char *ncu, const TargetProfileRun *r, const c
 	ProcResult pr;
 	diag_trace("kcc: %s", proc_cmdline(a, argv));
 	int rc = proc_run(a, &ps, &pr);
-	if (rc == 0 && r->keep && pr.out)
-		file_write_atomic(arena_printf(a, "%s/ncu.csv", r->cwd), pr.out, pr.out_len);
+	if (rc == 0)
+		target_keep_raw(a, r, "ncu.csv", pr.out, pr.out_len);
 	if (rc != 0 || !proc_ok(&pr) ||
 	    profile_parse_ncu_extra(a, pr.out, pr.out_len, extra, nextra, out) != 0) {
 		const char *err = pr.err && *pr.err ? pr.err : pr.out ? pr.out : "";
@@ -599,8 +599,6 @@ int cuda_profile(const Target *t, Arena *a, const TargetProfileRun *r, Profile *
 	out->source = "ptxas+events";
 	if (!ncu)
 		profile_note(a, out, "ncu not installed: event timings and ptxas's resource report only");
-	if (r->keep && r->build_log)
-		file_write_atomic(arena_printf(a, "%s/ptxas.txt", r->cwd), r->build_log,
-		                  strlen(r->build_log));
+	target_keep_raw(a, r, "ptxas.txt", r->build_log, r->build_log ? strlen(r->build_log) : 0);
 	return profile_parse_ptxas(a, r->build_log ? r->build_log : "", out) == 0 ? 0 : -1;
 }

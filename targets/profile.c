@@ -47,6 +47,13 @@ void profile_note(Arena *a, Profile *p, const char *fmt, ...)
 	p->notes = sb_to_arena(&sb, a);
 }
 
+void target_keep_raw(Arena *a, const TargetProfileRun *r, const char *name, const char *data,
+                     size_t len)
+{
+	if (r->keep && data)
+		file_write_atomic(arena_printf(a, "%s/%s", r->cwd, name), data, len);
+}
+
 char *profile_value(Arena *a, const ProfileMetric *m)
 {
 	if (!m)

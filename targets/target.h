@@ -80,6 +80,11 @@ typedef struct {
 	                             ptxas.txt, callgrind.out, perf.txt) for the user */
 } TargetProfileRun;
 
+/* With r->keep, the tool's raw output goes to r->cwd/NAME for the user;
+ * nothing otherwise, or without data. */
+void target_keep_raw(Arena *a, const TargetProfileRun *r, const char *name, const char *data,
+                     size_t len);
+
 struct Target {
 	const char *name;      /* "cpu", "cuda" */
 	Lang lang;             /* the kernels it runs */

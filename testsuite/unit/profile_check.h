@@ -35,7 +35,7 @@ static inline double val(const Profile *p, const char *name)
 
 static inline bool near(double a, double b)
 {
-	return fabs(a - b) <= 1e-6 * (fabs(b) + 1);
+	return fabs(a - b) <= 1e-9 * (fabs(b) + 1);
 }
 
 #endif
