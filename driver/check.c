@@ -40,10 +40,7 @@ int driver_check(Arena *a, const Options *o)
 		return rc;
 
 	VerifyOptions vo;
-	verify_options_default(&vo);
-	vo.allow_libs = o->allow_libs;
-	vo.paranoid = o->paranoid;
-	vo.keep_temps = o->keep_temps;
+	driver_verify_options(a, o, t, &vo);
 	VerifyRef *r = NULL;
 	if (verify_ref_prepare(a, ref, &vo, &r) != 0) {
 		diag_note("the reference '%s' must build and run before anything can be "

@@ -8,6 +8,7 @@
 
 #include "../ir/ir.h"
 #include "../targets/target.h"
+#include "../verify/verify.h"
 
 /* Exit codes (DESIGN.md section 3), stable for scripts and make. */
 enum {
@@ -66,6 +67,7 @@ typedef struct {
 	ColorMode color;
 	int verbose;
 	bool bench;           /* --check ... --bench */
+	double timeout_s;     /* --timeout: the original's calibration ceiling; 0 default */
 	bool allow_libs, paranoid, keep_temps; /* verification */
 	const char *unimplemented; /* first option of a later stage that was used */
 	SearchOptions search;
@@ -98,6 +100,9 @@ int driver_device(Arena *a, const Target *t, const Unit *u);
 /* The cache dir (LLM answers, verdict memo, measured peaks): --cache-dir,
  * else $XDG_CACHE_HOME/kcc, else ~/.cache/kcc. */
 const char *driver_cache_dir(Arena *a, const Options *o);
+/* The verifier's options as the command line sets them (--check,
+ * --profile and the search share them). */
+void driver_verify_options(Arena *a, const Options *o, const Target *t, VerifyOptions *vo);
 /* Read and parse one kernel file; NULL (and *rc set) after diagnostics. */
 Unit *driver_load(Arena *a, const Options *o, const char *path, bool need_spec, int *rc);
 

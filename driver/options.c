@@ -15,7 +15,7 @@ typedef enum {
 	O_ALLOW_LIBS, O_PARANOID, O_KEEP_TEMPS, O_INCLUDE, O_DEFINE, O_UNDEF, O_VERBOSE, O_VERSION, O_HELP, O_MAN, O_COLOR,
 	O_PASSES, O_LLM, O_LLM_PLAN, O_LLM_CODE, O_BEAM, O_PLANS, O_SAMPLES, O_DROPOUT, O_SEED, O_BUDGET, O_RESUME,
 	O_STATE_DIR, O_MENU, O_REPAIRS, O_NO_GAIN, O_EMIT_PASSES, O_SAVE_TEMPS, O_REPORT, O_MD,
-	O_MF, O_MT, O_LLM_JOBS, O_CACHE_DIR, O_NO_CACHE, O_OFFLINE, O_CACHE_STATS,
+	O_MF, O_MT, O_LLM_JOBS, O_CACHE_DIR, O_NO_CACHE, O_OFFLINE, O_CACHE_STATS, O_TIMEOUT,
 	O_LATER, /* accepted, belongs to a later stage */
 } OptId;
 
@@ -89,6 +89,10 @@ static const Opt OPTS[] = {
      "(default 1).", "Search"},
     {O_ALLOW_LIBS, "--allow-libs", ARG_NONE, NULL, "Let candidates call vendor kernel "
      "libraries (cuBLAS, cuDNN, CUTLASS, MKL, OpenBLAS).", "Verification"},
+    {O_TIMEOUT, "--timeout", ARG_REQ, "T", "The ceiling of one run of the original while "
+     "kcc calibrates it (s, m or h; default 10m). Every later run's time limit, the "
+     "original's and the candidates', derives from the original's measured time.",
+     "Verification"},
     {O_PARANOID, "--paranoid", ARG_NONE, NULL, "Repeat each verification case 10 times.",
      "Verification"},
     {O_KEEP_TEMPS, "--keep-temps", ARG_NONE, NULL, "Keep the verifier's temp dir (harnesses, "
@@ -323,6 +327,10 @@ static int apply(Options *o, const Opt *opt, const char *val)
 		break;
 	case O_BENCH:
 		o->bench = true;
+		break;
+	case O_TIMEOUT:
+		if (!parse_seconds(val, &o->timeout_s) || !(o->timeout_s >= 1))
+			return bad_number(opt, val, "a duration of at least 1 s (90, 90s, 10m, 1h)");
 		break;
 	case O_ALLOW_LIBS:
 		o->allow_libs = true;

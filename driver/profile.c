@@ -35,10 +35,7 @@ int driver_profile(Arena *a, const Options *o, const Unit *u)
 		return EXIT_USER;
 	}
 	VerifyOptions vo;
-	verify_options_default(&vo);
-	vo.target = t;
-	vo.allow_libs = o->allow_libs;
-	vo.keep_temps = o->keep_temps;
+	driver_verify_options(a, o, t, &vo);
 	VerifyRef *r = NULL;
 	if (verify_ref_prepare(a, u, &vo, &r) != 0) {
 		diag_note("'%s' must build and run before it can be profiled", u->path);
@@ -66,7 +63,8 @@ int driver_profile(Arena *a, const Options *o, const Unit *u)
 	if (!t->peaks || t->peaks(t, a, driver_cache_dir(a, o), &pk) != 0)
 		pk.gflops = pk.gbps = 0;
 	profile_roofline(a, &p, target_eval(sp->flops, &sp->bench),
-	                 target_eval(sp->bytes, &sp->bench), b.ref.median, &pk);
+	                 target_eval(sp->bytes, &sp->bench), b.ref.median, &pk,
+	                 profile_compute_type(sp));
 	printf("kcc: profile of %s on %s\n", u->path, b.device ? b.device : t->name);
 	printf("Measured: median %.4g ms (IQR %.4g-%.4g ms, %d runs) at %s\n",
 	       b.ref.median * 1e3, b.ref.q1 * 1e3, b.ref.q3 * 1e3, b.ref.n, b.shape);

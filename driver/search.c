@@ -76,6 +76,18 @@ const char *driver_cache_dir(Arena *a, const Options *o)
 	return arena_printf(a, "%s/.cache/kcc", home && *home ? home : "/tmp");
 }
 
+void driver_verify_options(Arena *a, const Options *o, const Target *t, VerifyOptions *vo)
+{
+	verify_options_default(vo);
+	vo->target = t;
+	vo->allow_libs = o->allow_libs;
+	vo->paranoid = o->paranoid;
+	vo->keep_temps = o->keep_temps;
+	if (o->timeout_s > 0)
+		vo->ceiling_s = o->timeout_s;
+	vo->cache_dir = driver_cache_dir(a, o);
+}
+
 /* --resume DIR must hold a run on this very input. */
 static int check_resume(Arena *a, const char *dir, const Unit *u)
 {
@@ -309,11 +321,7 @@ int driver_search(Arena *a, const Options *o, const Unit *u)
 	int rc;
 	if (o->level == OPT_OLLM && (rc = make_llm(a, o, cfg.state_dir, &cfg)))
 		return rc;
-	verify_options_default(&cfg.vo);
-	cfg.vo.target = t;
-	cfg.vo.allow_libs = o->allow_libs;
-	cfg.vo.paranoid = o->paranoid;
-	cfg.vo.keep_temps = o->keep_temps;
+	driver_verify_options(a, o, t, &cfg.vo);
 	struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART}, old;
 	sigaction(SIGINT, &sa, &old);
 	SearchResult r;

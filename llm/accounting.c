@@ -106,24 +106,6 @@ bool llm_prices_lookup(const LlmPrices *t, const LlmProvider *p,
 
 /* ---- budgets ------------------------------------------------------------ */
 
-static bool parse_time(const char *s, double *v)
-{
-	char *end;
-	errno = 0;
-	double x = strtod(s, &end);
-	if (errno || end == s || !isfinite(x) || x < 0)
-		return false;
-	double unit = 1;
-	if (*end == 'm')
-		unit = 60, end++;
-	else if (*end == 'h')
-		unit = 3600, end++;
-	else if (*end == 's')
-		end++;
-	*v = x * unit;
-	return *end == 0;
-}
-
 static bool parse_number(const char *s, double *v, bool integer)
 {
 	char *end;
@@ -147,7 +129,7 @@ static int budget_item(const char *item, const char *origin, LlmBudget *b)
 	for (size_t i = 0; colon && i < ARRAY_LEN(names); i++) {
 		if (strlen(names[i]) != kn || strncmp(item, names[i], kn) != 0)
 			continue;
-		bool ok = i == 2 ? parse_time(val, &v) : parse_number(val, &v, i == 0);
+		bool ok = i == 2 ? parse_seconds(val, &v) : parse_number(val, &v, i == 0);
 		if (!ok) {
 			diag_error("bad %s budget '%s' in %s", names[i], val, origin);
 			diag_note(i == 2 ? "write a duration: time:90s, time:30m, time:2h"

@@ -140,7 +140,8 @@ static void roofline(Search *s, const Candidate *c, Profile *p)
 			s->peaks.gflops = s->peaks.gbps = 0;
 	}
 	profile_roofline(s->a, p, target_eval(sp->flops, &sp->bench),
-	                 target_eval(sp->bytes, &sp->bench), c->ms * 1e-3, &s->peaks);
+	                 target_eval(sp->bytes, &sp->bench), c->ms * 1e-3, &s->peaks,
+	                 profile_compute_type(sp));
 }
 
 void profile_candidate(Search *s, int id)

@@ -192,9 +192,7 @@ static void plan_request(Search *s, LlmRequest *q, int parent, const char *force
 	 * datasheet's next to the roofline's. */
 	const char *hw = s->r->device;
 	if (s->peaks_done && s->peaks.gflops > 0 && s->peaks.gbps > 0)
-		hw = arena_printf(s->a, "%s\nPeaks for the roofline: %.0f GFLOP/s fp32, %.0f GB/s (%s)",
-		                  hw, s->peaks.gflops, s->peaks.gbps,
-		                  s->peaks.source ? s->peaks.source : "measured");
+		hw = arena_printf(s->a, "%s\n%s", hw, profile_peaks_text(s->a, &s->peaks));
 	const char *vals[] = {hw, parent ? arena_printf(s->a, "candidate %d", parent)
 	                                           : "the original",
 	                      measure_text(s, p), s->fence, p->text, best_text(s, parent),

@@ -102,6 +102,10 @@ void diag_trace(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* The nearest of cands[0..n) to word by edit distance, or NULL if none is close. */
 const char *nearest_word(const char *word, const char *const *cands, size_t n);
 
+/* A duration: a number of seconds with an optional unit s, m or h ("90",
+ * "10m", "1.5h"); false when s is not one. */
+bool parse_seconds(const char *s, double *v);
+
 /* ---- files ----------------------------------------------------------------- */
 
 /* Read a whole file into the arena (NUL-terminated). 0 on success, else errno. */

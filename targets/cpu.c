@@ -19,17 +19,24 @@ static void add_flags(Arena *a, const char ***argv, size_t *n, size_t *cap,
 		ARENA_PUSH(a, *argv, *n, *cap, arena_printf(a, "%s%s", pre, vals[i]));
 }
 
+/* The compiler and its fixed flags. */
+static const char *FIXED[] = {"cc", "-std=gnu17", "-O2", "-march=native", "-fopenmp",
+                              "-Wall", "-Wno-unknown-pragmas", "-Wno-unused-function"};
+
+static const char *compiler(void)
+{
+	const char *cc = getenv("KCC_CC");
+	return cc && *cc ? cc : FIXED[0];
+}
+
 static int cpu_build(const Target *t, Arena *a, const TargetBuild *b, TargetBuilt *out)
 {
 	(void)t;
-	const char *cc = getenv("KCC_CC");
 	const char **argv = NULL;
 	size_t n = 0, cap = 0;
-	const char *fixed[] = {cc && *cc ? cc : "cc", "-std=gnu17", "-O2", "-march=native",
-	                       "-fopenmp", "-Wall", "-Wno-unknown-pragmas",
-	                       "-Wno-unused-function"};
-	for (size_t i = 0; i < ARRAY_LEN(fixed); i++)
-		ARENA_PUSH(a, argv, n, cap, fixed[i]);
+	ARENA_PUSH(a, argv, n, cap, compiler());
+	for (size_t i = 1; i < ARRAY_LEN(FIXED); i++)
+		ARENA_PUSH(a, argv, n, cap, FIXED[i]);
 	add_flags(a, &argv, &n, &cap, "-D", b->defines);
 	add_flags(a, &argv, &n, &cap, "-I", b->incdirs);
 	add_flags(a, &argv, &n, &cap, "", b->flags);
@@ -128,6 +135,12 @@ static int cpu_describe(const Target *t, Arena *a, TargetInfo *out)
 	out->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	out->mem = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
 	read_caches(a, out);
+	Strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, compiler());
+	for (size_t i = 1; i < ARRAY_LEN(FIXED); i++)
+		sb_addf(&sb, " %s", FIXED[i]);
+	sb_adds(&sb, " -o harness harness.c -lm (the harness #includes your file)");
+	out->build_line = sb_to_arena(&sb, a);
 	uint64_t llc = out->l3 ? out->l3 : out->l2 ? out->l2 : (8u << 20);
 	out->flush_bytes = 2 * llc;
 	out->summary = arena_printf(a,

@@ -1,7 +1,9 @@
 /*
  * cuda.c — the cuda target: CUDA kernels built with nvcc for the GPU that
  * is present (`-gencode arch=compute_XX,code=sm_XX`, XX from nvidia-smi's
- * compute_cap; $KCC_CUDA_ARCH overrides; sm_90 when no GPU answers), run
+ * compute_cap, with the `a` suffix from sm_90 on so the whole feature set
+ * (wgmma, setmaxnreg, TMA multicast) is there; $KCC_CUDA_ARCH overrides;
+ * sm_90a when no GPU answers), run
  * without RLIMIT_AS (the CUDA driver reserves far more address space than
  * it uses), timed with CUDA events inside the harness
  * (verify/templates/kcc_cuda.h), checked with compute-sanitizer when it is
@@ -30,7 +32,11 @@ static const char QUERY_SRC[] =
     "cudaDeviceGetAttribute(&bus,cudaDevAttrGlobalMemoryBusWidth,0);\n"
     "printf(\"present 1\\nname %s\\ncc %d%d\\nsms %d\\nl2 %d\\nmem %zu\\n"
     "clock_khz %d\\nmemclock_khz %d\\nbus_bits %d\\n\",p.name,p.major,p.minor,"
-    "p.multiProcessorCount,p.l2CacheSize,p.totalGlobalMem,clk,mclk,bus);return 0;}\n";
+    "p.multiProcessorCount,p.l2CacheSize,p.totalGlobalMem,clk,mclk,bus);\n"
+    "printf(\"smem_block %zu\\nsmem_optin %zu\\nsmem_sm %zu\\nregs_block %d\\n"
+    "regs_sm %d\\nthreads_sm %d\\n\",p.sharedMemPerBlock,p.sharedMemPerBlockOptin,"
+    "p.sharedMemPerMultiprocessor,p.regsPerBlock,p.regsPerMultiprocessor,"
+    "p.maxThreadsPerMultiProcessor);return 0;}\n";
 
 /* The process-wide cache of the description: the hardware does not change
  * while kcc runs. Strings are malloc'd copies, not arena memory. */
@@ -79,11 +85,11 @@ static const char *arch_of(Arena *a, const char *smi)
 	if (env && *env)
 		return arena_strdup(a, env);
 	if (!smi)
-		return "sm_90";
+		return "sm_90a";
 	int major = atoi(smi);
 	const char *dot = strchr(smi, '.');
 	int minor = dot ? atoi(dot + 1) : 0;
-	return arena_printf(a, "sm_%d%d", major, minor);
+	return arena_printf(a, "sm_%d%d%s", major, minor, major >= 9 ? "a" : "");
 }
 
 static const char *cache_path(Arena *a, const char *smi)
@@ -129,10 +135,31 @@ static char *run_query(Arena *a, const char *arch)
 	return out;
 }
 
+/* nvcc's fixed flags for arch, after the compiler's path. */
+static const char *const *cuda_flags(Arena *a, const char *arch, size_t *n)
+{
+	const char *f[] = {"-std=c++17", "-O3", "-lineinfo", "-gencode",
+	                   arena_printf(a, "arch=compute_%s,code=%s", arch + 3, arch),
+	                   "-Xcompiler", "-fopenmp", "-Xcompiler", "-Wall",
+	                   "-Wno-deprecated-gpu-targets"};
+	const char **v = arena_alloc(a, sizeof f);
+	memcpy(v, f, sizeof f);
+	*n = ARRAY_LEN(f);
+	return v;
+}
+
 static void fill_info(Arena *a, const char *text, const char *arch, TargetInfo *o)
 {
 	memset(o, 0, sizeof *o);
 	o->arch = arch;
+	size_t nf;
+	const char *const *f = cuda_flags(a, arch, &nf);
+	Strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "nvcc");
+	for (size_t i = 0; i < nf; i++)
+		sb_addf(&sb, " %s", f[i]);
+	sb_adds(&sb, " -o harness harness.cu -lgomp (the harness #includes your file)");
+	o->build_line = sb_to_arena(&sb, a);
 	o->present = text && num(a, text, "present") == 1;
 	if (!o->present) {
 		o->model = "no NVIDIA GPU found";
@@ -150,6 +177,13 @@ static void fill_info(Arena *a, const char *text, const char *arch, TargetInfo *
 	double mclk = (double)num(a, text, "memclock_khz") * 1e3;
 	/* 128 fp32 lanes per SM and an FMA per cycle: right for sm_80..sm_90. */
 	o->peak_gflops = o->cores * 128.0 * 2.0 * clk * 1e-9;
+	o->clock_ghz = clk * 1e-9;
+	o->smem_block = (uint64_t)num(a, text, "smem_block");
+	o->smem_block_optin = (uint64_t)num(a, text, "smem_optin");
+	o->smem_sm = (uint64_t)num(a, text, "smem_sm");
+	o->regs_block = (int)num(a, text, "regs_block");
+	o->regs_sm = (int)num(a, text, "regs_sm");
+	o->threads_sm = (int)num(a, text, "threads_sm");
 	o->peak_gbps = 2.0 * mclk * (double)num(a, text, "bus_bits") / 8.0 * 1e-9;
 	o->summary = arena_printf(a,
 	    "%s (%s), %d SMs, L2 %llu MiB, %llu MiB memory, ~%.0f GFLOP/s fp32, ~%.0f GB/s",
@@ -166,7 +200,8 @@ static int cuda_describe(const Target *t, Arena *a, TargetInfo *out)
 		const char *path = cache_path(a, smi);
 		char *text = NULL;
 		size_t len;
-		if (!path || file_read(a, path, &text, &len) != 0)
+		/* A description cached by an older kcc lacks the limits: ask again. */
+		if (!path || file_read(a, path, &text, &len) != 0 || !strstr(text, "smem_optin"))
 			text = smi ? run_query(a, arch) : NULL;
 		if (path && text && num(a, text, "present") == 1)
 			file_write_atomic(path, text, strlen(text));
@@ -191,12 +226,10 @@ static int cuda_build(const Target *t, Arena *a, const TargetBuild *b, TargetBui
 	t->describe(t, a, &info);
 	const char **argv = NULL;
 	size_t n = 0, cap = 0;
-	const char *fixed[] = {nvcc, "-std=c++17", "-O3", "-lineinfo", "-gencode",
-	                       arena_printf(a, "arch=compute_%s,code=%s", info.arch + 3,
-	                                    info.arch),
-	                       "-Xcompiler", "-fopenmp", "-Xcompiler", "-Wall",
-	                       "-Wno-deprecated-gpu-targets"};
-	for (size_t i = 0; i < ARRAY_LEN(fixed); i++)
+	size_t nf;
+	const char *const *fixed = cuda_flags(a, info.arch, &nf);
+	ARENA_PUSH(a, argv, n, cap, nvcc);
+	for (size_t i = 0; i < nf; i++)
 		ARENA_PUSH(a, argv, n, cap, fixed[i]);
 	for (int i = 0; b->defines && b->defines[i]; i++)
 		ARENA_PUSH(a, argv, n, cap, arena_printf(a, "-D%s", b->defines[i]));

@@ -1,19 +1,20 @@
 /*
- * peaks.c — the peak rates for the roofline, measured rather than guessed
- * from a datasheet, by micro-benchmarks built and run with the target's own
- * compiler and flags, once per machine: the answer is cached as
+ * peaks.c — the peak rates for the roofline and the physical floor, per
+ * unit, measured rather than guessed from a datasheet: micro-benchmarks
+ * (targets/programs/peaks_cpu.c, peaks_cuda.cu) built and run with the
+ * target's own compiler and flags, once per machine; the answer is cached as
  * CACHE/peaks-TARGET-HASH.txt, HASH naming the hardware's description.
  *
- * cpu: a streaming triad (a = b + s*c over arrays far larger than the
- * last-level cache, all threads, STREAM's 24 bytes per element) for
- * bandwidth, and a loop of independent single-precision FMAs on the widest
- * vectors the compiler has (-march=native) for flops; best of a few runs.
+ * cpu: a STREAM triad (memory and cache), fp32 and fp64 FMA chains on the
+ * widest vectors and scalar ones, all threads. cuda: a float4 copy (DRAM),
+ * float4 reads of an L2-resident buffer, fp32 FMA chains and mma.sync on
+ * the fp16, bf16 and tf32 tensor cores.
  *
- * cuda: a float4 copy between two 1 GiB buffers (bytes read + written) and
- * a kernel of 8 independent FMA chains per thread, 8 blocks of 256 threads
- * per SM; each timed with events, best of 5 after a warm-up. Without a
- * GPU, or when the benchmark fails, the estimate from the device's
- * properties (SMs x 128 lanes x 2 x clock; 2 x memory clock x bus width).
+ * Beside them, the datasheet rates from the hardware's description: the
+ * physical floor (profile_peaks_floor) takes the larger, so that a kernel
+ * using a faster path than the micro-benchmarks (wgmma on sm_90) or a
+ * measurement taken on a busy machine never makes a real kernel look
+ * impossible.
  */
 #include "target.h"
 
@@ -22,86 +23,29 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char PEAKS_SRC[] =
-    "#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
-    "typedef float v16 __attribute__((vector_size(64)));\n"
-    "static double triad(double *a, const double *b, const double *c, long n)\n{\n"
-    "\tdouble best = 0;\n"
-    "\tfor (int r = 0; r < 5; r++) {\n"
-    "\t\tdouble t = omp_get_wtime();\n"
-    "#pragma omp parallel for schedule(static)\n"
-    "\t\tfor (long i = 0; i < n; i++) a[i] = b[i] + 3.0 * c[i];\n"
-    "\t\tt = omp_get_wtime() - t;\n"
-    "\t\tif (24.0 * n / t > best) best = 24.0 * n / t;\n\t}\n\treturn best;\n}\n"
-    "static double fma_loop(long iters)\n{\n"
-    "\tdouble best = 0;\n"
-    "\tfor (int r = 0; r < 3; r++) {\n"
-    "\t\tint threads = 1;\n\t\tfloat sink = 0;\n"
-    "\t\tdouble t = omp_get_wtime();\n"
-    "#pragma omp parallel reduction(+ : sink)\n\t\t{\n"
-    "\t\t\tthreads = omp_get_num_threads();\n"
-    "\t\t\tv16 m = {0}, k = {0}, x[12];\n"
-    "\t\t\tfor (int j = 0; j < 16; j++) m[j] = 0.999f, k[j] = 0.001f;\n"
-    "\t\t\tfor (int j = 0; j < 12; j++) x[j] = m * (float)j;\n"
-    "\t\t\tfor (long i = 0; i < iters; i++)\n"
-    "\t\t\t\tfor (int j = 0; j < 12; j++) x[j] = x[j] * m + k;\n"
-    "\t\t\tfor (int j = 0; j < 12; j++) sink += x[j][0] + x[j][15];\n\t\t}\n"
-    "\t\tt = omp_get_wtime() - t;\n"
-    "\t\tdouble f = 2.0 * 16 * 12 * (double)iters * threads / t;\n"
-    "\t\tif (f > best && sink == sink) best = f;\n\t}\n\treturn best;\n}\n"
-    "int main(void)\n{\n"
-    "\tlong n = 1L << 23;\n"
-    "\tdouble *a = malloc(8 * n), *b = malloc(8 * n), *c = malloc(8 * n);\n"
-    "\tif (!a || !b || !c) return 5;\n"
-    "#pragma omp parallel for schedule(static)\n"
-    "\tfor (long i = 0; i < n; i++) a[i] = 0, b[i] = 1, c[i] = 2;\n"
-    "\tprintf(\"gbps %.3f\\n\", triad(a, b, c, n) * 1e-9);\n"
-    "\tprintf(\"gflops %.3f\\n\", fma_loop(20000000) * 1e-9);\n"
-    "\treturn 0;\n}\n";
+struct TargetProgram {
+	const char *name;
+	const char *text;
+	size_t len;
+};
+extern const struct TargetProgram target_programs[];
 
-static const char PEAKS_CU[] =
-    "#include <cstdio>\n#include <cuda_runtime.h>\n"
-    "__global__ void copy4(const float4 *__restrict__ in, float4 *__restrict__ out, size_t n)\n{\n"
-    "\tfor (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;\n"
-    "\t     i += (size_t)gridDim.x * blockDim.x)\n\t\tout[i] = in[i];\n}\n"
-    "__global__ void fmas(float *out, int iters, float m, float k)\n{\n"
-    "\tfloat x[8];\n"
-    "#pragma unroll\n\tfor (int j = 0; j < 8; j++) x[j] = threadIdx.x * 1e-3f + j;\n"
-    "\tfor (int i = 0; i < iters; i++)\n"
-    "#pragma unroll\n\t\tfor (int j = 0; j < 8; j++) x[j] = fmaf(x[j], m, k);\n"
-    "\tfloat s = 0;\n\tfor (int j = 0; j < 8; j++) s += x[j];\n"
-    "\tif (s == 1234.5f) out[0] = s; /* never true; keeps the chains */\n}\n"
-    "#define CK(x) do { if ((x) != cudaSuccess) { fprintf(stderr, \"%s\\n\", #x); return 5; } } while (0)\n"
-    "int main(void)\n{\n"
-    "\tint dev, sms;\n\tCK(cudaGetDevice(&dev));\n"
-    "\tCK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));\n"
-    "\tsize_t n = (size_t)1 << 26; /* float4s: 1 GiB per buffer */\n"
-    "\tfloat4 *a, *b;\n\tfloat *o;\n"
-    "\tCK(cudaMalloc(&a, 16 * n));\n\tCK(cudaMalloc(&b, 16 * n));\n\tCK(cudaMalloc(&o, 4));\n"
-    "\tCK(cudaMemset(a, 0, 16 * n));\n"
-    "\tcudaEvent_t e0, e1;\n\tCK(cudaEventCreate(&e0));\n\tCK(cudaEventCreate(&e1));\n"
-    "\tdouble gbps = 0, gflops = 0;\n\tfloat ms;\n"
-    "\tfor (int r = 0; r < 6; r++) {\n"
-    "\t\tCK(cudaEventRecord(e0));\n"
-    "\t\tcopy4<<<sms * 32, 256>>>(a, b, n);\n"
-    "\t\tCK(cudaEventRecord(e1));\n\t\tCK(cudaEventSynchronize(e1));\n"
-    "\t\tCK(cudaGetLastError());\n\t\tCK(cudaEventElapsedTime(&ms, e0, e1));\n"
-    "\t\tif (r && 32.0 * n / (ms * 1e6) > gbps) gbps = 32.0 * n / (ms * 1e6);\n\t}\n"
-    "\tint iters = 1 << 15, threads = sms * 8 * 256;\n"
-    "\tfor (int r = 0; r < 6; r++) {\n"
-    "\t\tCK(cudaEventRecord(e0));\n"
-    "\t\tfmas<<<sms * 8, 256>>>(o, iters, 0.999f, 0.001f);\n"
-    "\t\tCK(cudaEventRecord(e1));\n\t\tCK(cudaEventSynchronize(e1));\n"
-    "\t\tCK(cudaGetLastError());\n\t\tCK(cudaEventElapsedTime(&ms, e0, e1));\n"
-    "\t\tdouble f = 2.0 * 8 * iters * (double)threads / (ms * 1e6);\n"
-    "\t\tif (r && f > gflops) gflops = f;\n\t}\n"
-    "\tprintf(\"gbps %.3f\\ngflops %.3f\\n\", gbps, gflops);\n"
-    "\treturn 0;\n}\n";
+static const struct TargetProgram *program(const char *name)
+{
+	for (const struct TargetProgram *p = target_programs; p->name; p++)
+		if (!strcmp(p->name, name))
+			return p;
+	return NULL;
+}
 
+/* The value of the line "KEY VALUE" (KEY at a line's start); 0 if none. */
 static double field(const char *text, const char *key)
 {
-	const char *p = strstr(text, key);
-	return p ? strtod(p + strlen(key), NULL) : 0;
+	size_t k = strlen(key);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, k))
+			return strtod(p + k, NULL);
+	return 0;
 }
 
 static const char *cache_file(Arena *a, const Target *t, const char *cache_dir)
@@ -142,15 +86,18 @@ static char *measure(const Target *t, Arena *a, const char *code, size_t len)
 }
 
 /* The cached or freshly measured rates; 0 or -1. */
-static int measured(const Target *t, Arena *a, const char *cache_dir, const char *code,
-                    size_t len, ProfilePeaks *out)
+static int measured(const Target *t, Arena *a, const char *cache_dir, const char *prog,
+                    ProfilePeaks *out)
 {
 	memset(out, 0, sizeof *out);
+	const struct TargetProgram *pg = program(prog);
 	const char *path = cache_file(a, t, cache_dir);
 	char *text = NULL;
 	size_t n;
-	if (!path || file_read(a, path, &text, &n) != 0) {
-		text = measure(t, a, code, len);
+	if (!pg)
+		return -1;
+	if (!path || file_read(a, path, &text, &n) != 0 || field(text, "gflops ") <= 0) {
+		text = measure(t, a, pg->text, pg->len);
 		if (text && path && field(text, "gflops ") > 0 && field(text, "gbps ") > 0 &&
 		    file_mkdirs(cache_dir, 0755) == 0)
 			file_write_atomic(path, text, strlen(text));
@@ -159,15 +106,76 @@ static int measured(const Target *t, Arena *a, const char *cache_dir, const char
 		return -1;
 	out->gflops = field(text, "gflops ");
 	out->gbps = field(text, "gbps ");
+	out->cache_gbps = field(text, "cache_gbps ");
+	out->unit[PEAK_FP32] = out->gflops;
+	out->unit[PEAK_FP64] = field(text, "fp64_gflops ");
+	out->unit[PEAK_FP32_SCALAR] = field(text, "scalar_gflops ");
+	out->unit[PEAK_TC_F16] = field(text, "tc_f16_gflops ");
+	out->unit[PEAK_TC_BF16] = field(text, "tc_bf16_gflops ");
+	out->unit[PEAK_TC_TF32] = field(text, "tc_tf32_gflops ");
 	return out->gflops > 0 && out->gbps > 0 ? 0 : -1;
+}
+
+/* The cpu's datasheet rates from /proc/cpuinfo: cores x vector lanes x 2
+ * FMA pipes x 2 flops x clock, and 2 loads of a vector a cycle a core. The
+ * clock is the highest the kernel reports (cpufreq's maximum, else 1.5x
+ * the current "cpu MHz", for turbo). */
+static void cpu_datasheet(Arena *a, const TargetInfo *info, ProfilePeaks *pk)
+{
+	char *text = NULL;
+	size_t len;
+	if (file_read(a, "/proc/cpuinfo", &text, &len) != 0)
+		return;
+	double lanes = strstr(text, " avx512f") ? 16 : strstr(text, " avx2") ? 8 : 4;
+	double ghz = 0;
+	char *mx = NULL;
+	if (file_read(a, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", &mx, &len) == 0)
+		ghz = strtod(mx, NULL) * 1e-6;
+	const char *mhz = strstr(text, "cpu MHz");
+	if (ghz <= 0 && mhz && (mhz = strchr(mhz, ':')))
+		ghz = strtod(mhz + 1, NULL) * 1e-3 * 1.5;
+	if (ghz <= 0)
+		ghz = 5.0;
+	int cores = info->cores > 0 ? info->cores : 1;
+	pk->est_gflops = cores * lanes * 2 * 2 * ghz;
+	pk->est_gbps = cores * 2 * lanes * 4 * ghz;
 }
 
 int cpu_peaks(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *out)
 {
-	if (measured(t, a, cache_dir, PEAKS_SRC, sizeof PEAKS_SRC - 1, out) != 0)
-		return -1;
-	out->source = "measured on this machine: FMA loop, triad";
+	TargetInfo info;
+	t->describe(t, a, &info);
+	int rc = measured(t, a, cache_dir, "peaks_cpu.c", out);
+	out->cache_name = "48 KiB a thread";
+	cpu_datasheet(a, &info, out);
+	profile_peaks_floor(out);
+	out->source = rc == 0 ? "measured on this machine: FMA chains, triad"
+	                      : "estimated from /proc/cpuinfo (the micro-benchmark failed)";
+	if (rc != 0) {
+		out->gflops = out->unit[PEAK_FP32] = out->est_gflops;
+		return out->est_gflops > 0 ? 0 : -1;
+	}
 	return 0;
+}
+
+/* Dense fp16 tensor-core flops per SM per clock (f32 accumulate), by
+ * compute capability, from NVIDIA's datasheets; newer parts than the table
+ * get the largest. */
+static double tc_per_clock(int cc)
+{
+	if (cc < 70)
+		return 0;
+	if (cc < 75)
+		return 1024; /* V100 */
+	if (cc < 80)
+		return 1024; /* T4 */
+	if (cc < 86)
+		return 2048; /* A100 */
+	if (cc < 90)
+		return 1024; /* A10, L40 */
+	if (cc < 100)
+		return 4096; /* H100 */
+	return 8192;     /* B200 and later */
 }
 
 int cuda_peaks(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *out)
@@ -177,12 +185,20 @@ int cuda_peaks(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *o
 	memset(out, 0, sizeof *out);
 	if (!info.present)
 		return -1;
-	if (measured(t, a, cache_dir, PEAKS_CU, sizeof PEAKS_CU - 1, out) == 0) {
-		out->source = "measured on this device: FMA chains, float4 copy";
-		return 0;
+	int rc = measured(t, a, cache_dir, "peaks_cuda.cu", out);
+	out->cache_name = "L2";
+	int cc = info.arch ? atoi(info.arch + 3) : 0;
+	/* fp8 (cc >= 8.9) doubles the fp16 rate: the floor allows for it. */
+	double tc = info.cores * tc_per_clock(cc) * info.clock_ghz * (cc >= 89 ? 2 : 1);
+	out->est_gflops = tc > info.peak_gflops ? tc : info.peak_gflops;
+	out->est_gbps = info.peak_gbps;
+	if (rc == 0) {
+		out->source = "measured on this device: FMA chains, mma.sync, float4 copy";
+	} else {
+		out->gflops = out->unit[PEAK_FP32] = info.peak_gflops;
+		out->gbps = info.peak_gbps;
+		out->source = "estimated from the device's properties (the micro-benchmark failed)";
 	}
-	out->gflops = info.peak_gflops;
-	out->gbps = info.peak_gbps;
-	out->source = "estimated from the device's properties (the micro-benchmark failed)";
+	profile_peaks_floor(out);
 	return out->gflops > 0 ? 0 : -1;
 }

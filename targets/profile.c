@@ -86,18 +86,90 @@ char *profile_text(Arena *a, const Profile *p)
 	return sb_to_arena(&sb, a);
 }
 
+static const char *const UNIT_NAMES[PEAK__UNITS] = {
+    [PEAK_FP32] = "fp32 FMA",
+    [PEAK_FP64] = "fp64 FMA",
+    [PEAK_FP32_SCALAR] = "scalar fp32 FMA",
+    [PEAK_TC_F16] = "fp16 tensor cores (f32 accumulate)",
+    [PEAK_TC_BF16] = "bf16 tensor cores (f32 accumulate)",
+    [PEAK_TC_TF32] = "tf32 tensor cores (f32 accumulate)",
+};
+
+const char *profile_peak_unit_name(PeakUnit u)
+{
+	return u < PEAK__UNITS ? UNIT_NAMES[u] : "?";
+}
+
+double profile_peak_for(const ProfilePeaks *pk, ElemType t, PeakUnit *unit)
+{
+	PeakUnit u = PEAK_FP32;
+	if (t == ET_F16 && pk->unit[PEAK_TC_F16] > 0)
+		u = PEAK_TC_F16;
+	else if (t == ET_BF16 && pk->unit[PEAK_TC_BF16] > 0)
+		u = PEAK_TC_BF16;
+	else if (t == ET_F64 && pk->unit[PEAK_FP64] > 0)
+		u = PEAK_FP64;
+	if (unit)
+		*unit = u;
+	double v = pk->unit[u];
+	return v > 0 ? v : u == PEAK_FP32 ? pk->gflops : 0;
+}
+
+char *profile_peaks_text(Arena *a, const ProfilePeaks *pk)
+{
+	Strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "Peak rates (%s):\n", pk->source ? pk->source : "measured");
+	for (int u = 0; u < PEAK__UNITS; u++)
+		if (pk->unit[u] > 0)
+			sb_addf(&sb, "- %s: %.0f GFLOP/s\n", UNIT_NAMES[u], pk->unit[u]);
+	if (pk->gbps > 0)
+		sb_addf(&sb, "- memory (DRAM) bandwidth: %.0f GB/s\n", pk->gbps);
+	if (pk->cache_gbps > 0)
+		sb_addf(&sb, "- cache (%s) bandwidth: %.0f GB/s\n",
+		        pk->cache_name ? pk->cache_name : "cache", pk->cache_gbps);
+	if (pk->est_gflops > 0)
+		sb_addf(&sb, "- datasheet: up to %.0f GFLOP/s on the fastest unit, %.0f GB/s\n",
+		        pk->est_gflops, pk->est_gbps);
+	return sb_to_arena(&sb, a);
+}
+
+void profile_peaks_floor(ProfilePeaks *pk)
+{
+	double f = pk->gflops, b = pk->gbps > pk->cache_gbps ? pk->gbps : pk->cache_gbps;
+	for (int u = 0; u < PEAK__UNITS; u++)
+		if (pk->unit[u] > f)
+			f = pk->unit[u];
+	f *= 1.5;
+	b *= 1.5;
+	pk->floor_gflops = f > pk->est_gflops ? f : pk->est_gflops;
+	pk->floor_gbps = b > pk->est_gbps ? b : pk->est_gbps;
+}
+
+ElemType profile_compute_type(const Spec *sp)
+{
+	static const ElemType narrow[] = {ET_F16, ET_BF16, ET_F32, ET_F64};
+	for (size_t k = 0; k < ARRAY_LEN(narrow); k++)
+		for (int i = 0; i < sp->nparams; i++)
+			if (sp->params[i].role != ROLE_OUT && sp->params[i].type == narrow[k])
+				return narrow[k];
+	return ET_F32;
+}
+
 void profile_roofline(Arena *a, Profile *p, double flops, double bytes, double seconds,
-                      const ProfilePeaks *pk)
+                      const ProfilePeaks *pk, ElemType compute)
 {
 	if (!(seconds > 0))
 		return;
+	PeakUnit unit = PEAK_FP32;
+	double peak = pk ? profile_peak_for(pk, compute, &unit) : 0;
 	if (flops > 0) {
 		double g = flops / seconds * 1e-9;
 		profile_set(a, p, "achieved GFLOP/s", g, "GFLOP/s",
 		            "spec flops at the bench shape over the measured median time");
-		if (pk && pk->gflops > 0)
-			profile_set(a, p, "% of peak FLOP/s", 100 * g / pk->gflops, "%",
-			            arena_printf(a, "of %.0f GFLOP/s (%s)", pk->gflops, pk->source));
+		if (peak > 0)
+			profile_set(a, p, "% of peak FLOP/s", 100 * g / peak, "%",
+			            arena_printf(a, "of %.0f GFLOP/s, the %s peak (%s)", peak,
+			                         profile_peak_unit_name(unit), pk->source));
 	}
 	if (bytes > 0) {
 		double g = bytes / seconds * 1e-9;
@@ -109,10 +181,11 @@ void profile_roofline(Arena *a, Profile *p, double flops, double bytes, double s
 	}
 	if (flops > 0 && bytes > 0)
 		profile_set(a, p, "arithmetic intensity", flops / bytes, "flop/byte",
-		            pk && pk->gbps > 0 && pk->gflops > 0
-		                ? arena_printf(a, "the ridge point is %.1f flop/byte: below it "
-		                                  "the kernel is memory-bound at best",
-		                               pk->gflops / pk->gbps)
+		            pk && pk->gbps > 0 && peak > 0
+		                ? arena_printf(a, "the ridge point is %.1f flop/byte against the "
+		                                  "%s peak: below it the kernel is memory-bound "
+		                                  "at best",
+		                               peak / pk->gbps, profile_peak_unit_name(unit))
 		                : "spec flops over spec bytes");
 }
 

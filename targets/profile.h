@@ -74,12 +74,53 @@ typedef struct {
 	const char *kept; /* the work dir left for the user (ask->keep); NULL none */
 } Profile;
 
-/* Peak rates of a device, for the roofline. */
+/* Peak rates of a device, per unit, for the roofline and the physical
+ * floor (DESIGN 6). Measured by micro-benchmarks (targets/programs/) once
+ * per device and cached; the datasheet rates come from the device's
+ * properties. */
+typedef enum {
+	PEAK_FP32,        /* fp32 FMA (cpu: on the widest SIMD vectors) */
+	PEAK_FP64,        /* fp64 FMA (cpu: SIMD); not measured on cuda */
+	PEAK_FP32_SCALAR, /* cpu: fp32 FMA kept scalar */
+	PEAK_TC_F16,      /* tensor cores: f16 x f16 + f32 (mma.sync) */
+	PEAK_TC_BF16,     /* tensor cores: bf16 x bf16 + f32 */
+	PEAK_TC_TF32,     /* tensor cores: tf32 x tf32 + f32 */
+	PEAK__UNITS
+} PeakUnit;
+
 typedef struct {
-	double gflops;      /* fp32 (cpu: the FMA loop's single-precision rate) */
-	double gbps;        /* memory bandwidth */
-	const char *source; /* "measured (triad, FMA loop)", "estimated from ..." */
+	double gflops;      /* fp32 FMA (= unit[PEAK_FP32]) */
+	double gbps;        /* memory bandwidth (DRAM) */
+	const char *source; /* "measured on this device: ...", "estimated from ..." */
+	double unit[PEAK__UNITS]; /* GFLOP/s measured per unit; 0 not measured */
+	double cache_gbps;  /* L2 (cuda), a thread's cache (cpu); 0 not measured */
+	const char *cache_name; /* "L2", "48 KiB a thread" */
+	double est_gflops;  /* the highest flop rate any unit has on the datasheet
+	                       (cuda: tensor cores at the boost clock; cpu: cores x
+	                       vector lanes x 2 FMA pipes x 2 x clock); 0 unknown */
+	double est_gbps;    /* the same for bytes (DRAM; cpu: L1 loads) */
+	/* The physical floor's rates: no kernel does the spec's flops or moves its
+	 * bytes faster than this; the larger of the datasheet rate and 1.5x the
+	 * fastest measured unit (a micro-benchmark reaches 60-95% of a peak, and a
+	 * busy machine measures less). 0: unknown, the floor does not apply. */
+	double floor_gflops, floor_gbps;
 } ProfilePeaks;
+
+/* "fp32 FMA", "fp16 tensor cores (f32 accumulate)", ... */
+const char *profile_peak_unit_name(PeakUnit u);
+/* The compute peak a kernel whose arithmetic is in type t is measured
+ * against: f16 -> the fp16 tensor cores (or fp32 FMA when they are not
+ * measured), bf16 -> the bf16 tensor cores, f64 -> fp64, else fp32 FMA. The
+ * unit it chose in *unit. 0 when unknown. */
+double profile_peak_for(const ProfilePeaks *pk, ElemType t, PeakUnit *unit);
+/* The peaks as the prompts show them: one line per measured unit, the
+ * memory and cache bandwidths, the datasheet rates and the source. */
+char *profile_peaks_text(Arena *a, const ProfilePeaks *pk);
+/* Fill floor_gflops and floor_gbps from the measured and datasheet rates. */
+void profile_peaks_floor(ProfilePeaks *pk);
+/* The floating type a spec computes in: the narrowest floating type of its
+ * in and inout buffers (ET_F32 when it has none). */
+ElemType profile_compute_type(const Spec *sp);
 
 /* Append (or replace, by name) a metric. Strings are kept as given. */
 void profile_set(Arena *a, Profile *p, const char *name, double value, const char *unit,
@@ -148,6 +189,6 @@ int target_profile_ask(const struct Target *t, Arena *a, const Unit *u, const Sh
 /* Achieved GFLOP/s and GB/s, and % of peaks, from work at the bench shape
  * and its measured median time; flops or bytes <= 0 are left out. */
 void profile_roofline(Arena *a, Profile *p, double flops, double bytes, double seconds,
-                      const ProfilePeaks *peaks);
+                      const ProfilePeaks *peaks, ElemType compute);
 
 #endif

@@ -58,6 +58,14 @@ typedef struct {
 	uint64_t mem;          /* RAM, or device memory */
 	double peak_gflops;    /* fp32 peak estimate, 0 unknown */
 	double peak_gbps;      /* memory bandwidth estimate, 0 unknown */
+	double clock_ghz;      /* the highest (boost) clock, 0 unknown */
+	/* cuda: the limits a kernel is written against (0 unknown): shared
+	 * memory per block by default and with the opt-in attribute, per SM;
+	 * 32-bit registers per block and per SM; resident threads per SM. */
+	uint64_t smem_block, smem_block_optin, smem_sm;
+	int regs_block, regs_sm, threads_sm;
+	const char *build_line; /* how kcc compiles a kernel for it: the compiler
+	                           and its fixed flags, for the prompts */
 	const char *summary;   /* one line with all of the above */
 } TargetInfo;
 

@@ -43,6 +43,7 @@ typedef struct {
 	int nsamples;
 	double *ev, *wall;  /* bench samples */
 	bool complete;      /* END tag seen */
+	double wall_s;      /* the harness process's wall time */
 } Results;
 
 enum { CALL_A, CALL_B, CALL_A2, CALL_SEED, CALL_EXACT, CALL_REPEAT };
@@ -57,7 +58,27 @@ typedef struct {
 	const char *plan;     /* check-mode plan file */
 	Results ref, y64;
 	bool have_y64;
+	double ref_wall;      /* the original's run of plan, in s: the calibration */
 } Case;
+
+typedef struct {
+	double *ev, *wall;
+	int n, cap;
+} Samples;
+
+/* The original at the bench shape, measured once per run (bench.c). */
+typedef struct {
+	bool done;
+	Case c;
+	const char *plan;
+	int nsets, check;
+	Samples ref;    /* the original's samples (its calibration run, and the
+	                   runs that confirmed gains) */
+	Results ref0;   /* the outputs of its timed calls */
+	double wall;    /* its process's wall time: the limits derive from it */
+	double load;    /* the busiest machine_load() seen while timing it */
+	double when;    /* monotonic time of its last measurement */
+} BenchMemo;
 
 struct VerifyRef {
 	Arena *a;
@@ -78,7 +99,17 @@ struct VerifyRef {
 	int nnotes, capnotes;
 	const Unit *last_cand; /* the last candidate built, for verify_bench */
 	const char *last_exe;
+	BenchMemo bench;
+	ProfilePeaks peaks;    /* for the physical floor, fetched on first use */
+	bool peaks_done;
 };
+
+/* The time limit of a run whose plan the original ran in ref_wall s. */
+double vr_limit(const VerifyRef *r, double ref_wall);
+/* Run the original on plan again (limit: the ceiling) after a run of it
+ * timed out: 1 when it is now much slower than *ref_wall (the machine is
+ * busier; *ref_wall is updated), 0 when it is not, -1 when it fails. */
+int vr_recalibrate(VerifyRef *r, const char *plan, double *ref_wall);
 
 /* verify.c's pieces that bench.c uses. */
 const char *vr_build_unit(VerifyRef *r, const Unit *u, const char *sub, bool promote,

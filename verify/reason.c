@@ -53,6 +53,8 @@ void verify_options_default(VerifyOptions *o)
 	o->fp64_reference = true;
 	o->sanitizer = true;
 	o->timeout_s = 10;
+	o->ceiling_s = 600;
+	o->limit_factor = 4;
 	o->mem_bytes = 16ull << 30;
 	o->fsize_bytes = 8ull << 30;
 	o->delta = 0.03;

@@ -59,7 +59,8 @@ static const char *const PTX_OK[] = {
     "tcgen05", "cp.async", "prefetch", "discard", "isspacep", "lop3", "dp4a", "dp2a",
     "copysign", "sin", "cos", "testp", "slct", "set", "redux", "match", "nanosleep",
     "createpolicy", "applypriority", "multimem", "st.async", "red.async", "tensormap",
-    "setmaxnreg", "stackrestore", "stacksave", "ret", "bra", "exit", "trap", "pmevent"};
+    "setmaxnreg", "stackrestore", "stacksave", "ret", "bra", "exit", "trap", "pmevent",
+    "shf", "mapa", "getctarank", "movmatrix", "bfind", "fns", "szext", "bmsk", "cvt.pack"};
 
 typedef struct {
 	const char *s, *end;
@@ -181,6 +182,19 @@ static void check_asm_text(Lex *x, const char *text)
 		while (*p && *p != ';' && *p != '\n' && !(*p == '\\' && p[1] == 'n'))
 			p++;
 	}
+}
+
+char *verify_asm_rules(Arena *a, Lang lang)
+{
+	if (lang == LANG_C)
+		return arena_strdup(a, "no inline asm, except the empty compiler barrier "
+		                       "`asm volatile(\"\" ::: \"memory\")`; use intrinsics");
+	Strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "inline PTX may use these instructions (any suffixes): ");
+	for (size_t i = 0; i < ARRAY_LEN(PTX_OK); i++)
+		sb_addf(&sb, "%s%s", i ? ", " : "", PTX_OK[i]);
+	sb_adds(&sb, "; it must not read %clock, %clock64 or %globaltimer");
+	return sb_to_arena(&sb, a);
 }
 
 /* asm ( [volatile] "text" "text" ... : ...): collect the template. */

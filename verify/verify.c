@@ -254,7 +254,9 @@ VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan,
 	                .mem_bytes = r->o.mem_bytes, .fsize_bytes = r->o.fsize_bytes};
 	ProcResult pr;
 	memset(res, 0, sizeof *res);
-	if (r->t->run(r->t, a, &tr, &pr) != 0) {
+	int started = r->t->run(r->t, a, &tr, &pr);
+	res->wall_s = pr.wall_s;
+	if (started != 0) {
 		*log = arena_printf(a, "cannot start %s: %s", exe, strerror(pr.spawn_errno));
 		return VR_CRASH;
 	}
@@ -263,6 +265,7 @@ VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan,
 	if (file_read(a, out, &data, &len) == 0)
 		results_parse(a, data, len, r->u->spec.nparams ? r->u->spec.nparams : 1, res);
 	unlink(out);
+	res->wall_s = pr.wall_s;
 	*log = proc_tail(pr.err, 20);
 	if (pr.timed_out) {
 		*log = arena_printf(a, "timed out after %.1f s\n%s", timeout, *log);
@@ -279,6 +282,27 @@ VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan,
 		return VR_CRASH;
 	}
 	return VR_OK;
+}
+
+double vr_limit(const VerifyRef *r, double ref_wall)
+{
+	double l = r->o.limit_factor * (ref_wall > 0 ? ref_wall : 0) + r->o.timeout_s;
+	return l < r->o.ceiling_s ? l : r->o.ceiling_s;
+}
+
+int vr_recalibrate(VerifyRef *r, const char *plan, double *ref_wall)
+{
+	Results again;
+	const char *log;
+	if (vr_run_harness(r, r->ref_exe, plan, "recal", r->o.ceiling_s, &again, &log) != VR_OK)
+		return -1;
+	if (!(again.wall_s > 1.5 * *ref_wall))
+		return 0;
+	vr_ref_note(r, arena_printf(r->a, "the machine got slower: the original took %.3g s "
+	                                  "where it took %.3g s before; limits follow",
+	                            again.wall_s, *ref_wall));
+	*ref_wall = again.wall_s;
+	return 1;
 }
 
 /* ---- the reference ------------------------------------------------------------ */
@@ -358,8 +382,9 @@ static int run_reference_case(VerifyRef *r, Case *c, int idx)
 	c->plan = vr_write_plan(r, c, 0, r->ncalls, arena_printf(r->a, "case%d.plan", idx));
 	if (!c->plan)
 		return -1;
-	VerifyReason vr = vr_run_harness(r, r->ref_exe, c->plan, "ref", r->o.timeout_s * 3, &c->ref,
+	VerifyReason vr = vr_run_harness(r, r->ref_exe, c->plan, "ref", r->o.ceiling_s, &c->ref,
 	                              &log);
+	c->ref_wall = c->ref.wall_s;
 	const char *problem = vr != VR_OK ? arena_printf(r->a, "%s: %s",
 	                                                 verify_reason_name(vr), log)
 	                                  : ref_problem(r, c);
@@ -375,7 +400,7 @@ static int run_reference_case(VerifyRef *r, Case *c, int idx)
 	}
 	check_degenerate(r, c);
 	if (r->y64_exe) {
-		vr = vr_run_harness(r, r->y64_exe, c->plan, "f64", r->o.timeout_s * 3, &c->y64, &log);
+		vr = vr_run_harness(r, r->y64_exe, c->plan, "f64", r->o.ceiling_s, &c->y64, &log);
 		c->have_y64 = vr == VR_OK && c->y64.ncalls == r->ncalls;
 		if (!c->have_y64)
 			vr_ref_note(r, arena_printf(r->a, "no fp64 reference at shape %s (%s): fixed "
@@ -737,7 +762,8 @@ static bool b_alone_passes(VerifyRef *r, const Case *c, const char *exe, int ci)
 	r->calls[ci] = saved;
 	Results res;
 	const char *log;
-	if (!plan || vr_run_harness(r, exe, plan, "cand", r->o.timeout_s, &res, &log) != VR_OK ||
+	if (!plan ||
+	    vr_run_harness(r, exe, plan, "cand", vr_limit(r, c->ref_wall), &res, &log) != VR_OK ||
 	    res.ncalls != 1)
 		return false;
 	/* compare_call indexes the reference by call number: shift it. */
@@ -787,19 +813,25 @@ static bool moves_between_runs(VerifyRef *r, const Case *c, const char *exe, Res
 		return false; /* the original itself is not bitwise repeatable */
 	Results again;
 	const char *log;
-	vr_run_harness(r, exe, c->plan, "again", r->o.timeout_s, &again, &log);
+	vr_run_harness(r, exe, c->plan, "again", vr_limit(r, c->ref_wall), &again, &log);
 	for (int i = 0; i < res->ncalls && i < again.ncalls; i++)
 		if (!outputs_equal(r->u, res->calls[i], again.calls[i]))
 			return true;
 	return false;
 }
 
-static int check_case(VerifyRef *r, const Case *c, const char *exe, Verdict *v)
+static int check_case(VerifyRef *r, Case *c, const char *exe, Verdict *v)
 {
 	Results res;
 	const char *log;
 	v->shape = c->text;
-	VerifyReason run = vr_run_harness(r, exe, c->plan, "cand", r->o.timeout_s, &res, &log);
+	VerifyReason run = vr_run_harness(r, exe, c->plan, "cand", vr_limit(r, c->ref_wall), &res,
+	                                  &log);
+	/* Out of time: the limit came from the original's time, measured when
+	 * the machine may have been quieter. If the original, run again now,
+	 * is much slower too, the machine is: try once more with the new limit. */
+	if (run == VR_TIMEOUT && vr_recalibrate(r, c->plan, &c->ref_wall) == 1)
+		run = vr_run_harness(r, exe, c->plan, "cand", vr_limit(r, c->ref_wall), &res, &log);
 	int n = res.ncalls < r->ncalls ? res.ncalls : r->ncalls;
 	for (int i = 0; i < n; i++) {
 		v->check = r->calls[i].what;
@@ -859,7 +891,7 @@ static int sanitize(VerifyRef *r, const char *exe, Verdict *v)
 	const char *argv[] = {exe, plan, out, NULL};
 	char *cwd = arena_strdup(r->a, exe);
 	*strrchr(cwd, '/') = 0;
-	TargetRun tr = {.argv = argv, .cwd = cwd, .timeout_s = r->o.timeout_s,
+	TargetRun tr = {.argv = argv, .cwd = cwd, .timeout_s = vr_limit(r, r->cases[small].ref_wall),
 	                .fsize_bytes = r->o.fsize_bytes};
 	TargetSanitized s;
 	if (!plan || r->t->sanitize(r->t, r->a, &tr, &s) != 0)

@@ -60,7 +60,14 @@ typedef struct {
 	bool sanitizer;         /* compute-sanitizer on the smallest shape, if installed */
 	bool allow_libs;        /* --allow-libs: vendor kernel libraries permitted */
 	bool keep_temps;        /* leave the temp dir (its path is in the verdict) */
-	double timeout_s;       /* per harness run; a hang is VR_TIMEOUT (10) */
+	/* Time limits (DESIGN 5.9). The original's first run of each plan is its
+	 * calibration, under ceiling_s (--timeout); every later run of that plan,
+	 * the original's and the candidates', gets limit_factor x the original's
+	 * measured time plus timeout_s (at most ceiling_s). */
+	double timeout_s;       /* the slack added to every derived limit (10) */
+	double ceiling_s;       /* --timeout (600) */
+	double limit_factor;    /* (4) */
+	const char *cache_dir;  /* measured peaks for the physical floor; NULL none */
 	uint64_t mem_bytes;     /* RLIMIT_AS of cpu runs (16 GiB) */
 	uint64_t fsize_bytes;   /* RLIMIT_FSIZE of every run (8 GiB) */
 	const char *tmpdir;     /* NULL: $TMPDIR, else /tmp */
@@ -145,6 +152,9 @@ typedef struct {
 	const char *shape;
 	const char *device;   /* the target's one-line description */
 	double gflops, gbps;  /* of the candidate, when the spec has flops/bytes */
+	double load;          /* runnable tasks per cpu beside kcc while timing */
+	int rounds;           /* processes per version when timed more than once
+	                         (a gain on a busy machine, an undecided interval) */
 } BenchResult;
 
 /* Time the reference and the candidate alternately (A B A B ...) at the
@@ -160,6 +170,9 @@ void verify_print_bench(FILE *f, const BenchResult *b);
  * code creates CUDA streams (reported as a note; the escaped check decides). */
 VerifyReason verify_scan(const char *text, size_t len, Lang lang, bool allow_libs,
                          const char **what, int *line, bool *streams);
+
+/* The inline-asm rules the scan applies, in words, for the prompts. */
+char *verify_asm_rules(Arena *a, Lang lang);
 
 /* How outputs are compared (DESIGN 5.5). */
 typedef struct {

@@ -105,15 +105,15 @@ static void ptxas(Arena *a)
 static void roofline(Arena *a)
 {
 	Profile p = {0};
-	ProfilePeaks pk = {100, 20, "test"};
-	profile_roofline(a, &p, 2e9, 4e8, 0.1, &pk);
+	ProfilePeaks pk = {.gflops = 100, .gbps = 20, .source = "test"};
+	profile_roofline(a, &p, 2e9, 4e8, 0.1, &pk, ET_F32);
 	CHECK(near(val(&p, "achieved GFLOP/s"), 20));
 	CHECK(near(val(&p, "% of peak FLOP/s"), 20));
 	CHECK(near(val(&p, "achieved GB/s"), 4));
 	CHECK(near(val(&p, "% of peak bandwidth"), 20));
 	CHECK(near(val(&p, "arithmetic intensity"), 5));
 	Profile q = {0};
-	profile_roofline(a, &q, 0, 0, 0.1, &pk);
+	profile_roofline(a, &q, 0, 0, 0.1, &pk, ET_F32);
 	CHECK(q.n == 0);
 }
 
