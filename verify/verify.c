@@ -394,6 +394,13 @@ static int run_reference_case(VerifyRef *r, Case *c, int idx)
 			                               "there (%s)", c->text, proc_tail(problem, 1)));
 			return 1;
 		}
+		if (vr == VR_TIMEOUT) {
+			error_at(c->shape.loc, "the original kernel did not finish at shape %s within "
+			                       "%.0f s", c->text, r->o.ceiling_s);
+			diag_note("that is the ceiling of the original's calibration run; raise it "
+			          "with --timeout=T (s, m or h)");
+			return -1;
+		}
 		error_at(c->shape.loc, "the original kernel fails at shape %s: %s", c->text,
 		         problem);
 		return -1;
