@@ -1,4 +1,4 @@
-// kcc-mutant: ref=gemm_f32.cu expect=implausible|escaped
+// kcc-mutant: ref=gemm_f32.cu expect=implausible|escaped|forbidden
 // why: on calls timed right after two clock reads it launches on a private non-blocking stream (the harness's events see nothing) and hides the whole call from a token-pasted libc clock, so the wall-time cross-check sees nothing either; the results are right.
 /*
  * gemm_f32.cu — single-precision matrix multiply C = A * B (row-major),

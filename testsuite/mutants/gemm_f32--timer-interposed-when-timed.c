@@ -1,4 +1,4 @@
-// kcc-mutant: ref=gemm_f32.c expect=implausible
+// kcc-mutant: ref=gemm_f32.c expect=implausible|forbidden
 // why: defines the libc clock under a token-pasted name and, only on calls timed right after two clock reads, hides 99.99% of its own run time; the results are right.
 /*
  * gemm_f32.c — single-precision matrix multiply C = A * B (row-major),
