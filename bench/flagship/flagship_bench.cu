@@ -4,6 +4,7 @@
  * against cuBLAS cublasGemmEx (f16 in, f32 out, f32 compute) on one GPU.
  *
  *   nvcc -std=c++17 -O3 -arch=sm_90a -o flagship_bench flagship_bench.cu -lcublas
+ *   (sm_90a: the wgmma version needs it)
  *   ./flagship_bench [--size=S] [--reps=R] [--no-naive]
  *   (-DFLAGSHIP_EXTRA='"path/to/kcc_output.cu"' adds a version "kcc")
  *
@@ -37,11 +38,9 @@ namespace v_mma {
 namespace v_pipe {
 #include "gemm_f16.pipe.cu"
 }
-#ifdef FLAGSHIP_WGMMA
 namespace v_wgmma {
 #include "gemm_f16.wgmma.cu"
 }
-#endif
 #ifdef FLAGSHIP_EXTRA
 namespace v_extra {
 #include FLAGSHIP_EXTRA
@@ -58,9 +57,7 @@ static const Version versions[] = {
     {"naive", v_naive::gemm_f16},
     {"mma", v_mma::gemm_f16},
     {"pipe", v_pipe::gemm_f16},
-#ifdef FLAGSHIP_WGMMA
     {"wgmma", v_wgmma::gemm_f16},
-#endif
 #ifdef FLAGSHIP_EXTRA
     {"kcc", v_extra::gemm_f16},
 #endif
