@@ -20,6 +20,7 @@
  */
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
+#include <cuda.h>
 #include <cublas_v2.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,6 +42,9 @@ namespace v_pipe {
 namespace v_wgmma {
 #include "gemm_f16.wgmma.cu"
 }
+namespace v_tma {
+#include "gemm_f16.tma.cu"
+}
 #ifdef FLAGSHIP_EXTRA
 namespace v_extra {
 #include FLAGSHIP_EXTRA
@@ -58,6 +62,7 @@ static const Version versions[] = {
     {"mma", v_mma::gemm_f16},
     {"pipe", v_pipe::gemm_f16},
     {"wgmma", v_wgmma::gemm_f16},
+    {"tma", v_tma::gemm_f16},
 #ifdef FLAGSHIP_EXTRA
     {"kcc", v_extra::gemm_f16},
 #endif
