@@ -5,7 +5,7 @@
  *
  *   nvcc -std=c++17 -O3 -arch=sm_90a -o flagship_bench flagship_bench.cu -lcublas
  *   (sm_90a: the wgmma version needs it)
- *   ./flagship_bench [--size=S] [--reps=R] [--no-naive]
+ *   ./flagship_bench [--size=S] [--reps=R] [--no-naive] [--checks-only]
  *   (-DFLAGSHIP_EXTRA='"path/to/kcc_output.cu"' adds a version "kcc")
  *
  * 1. At awkward shapes, each rewrite against the naive kernel on the GPU:
@@ -206,7 +206,7 @@ static float time_ms(const Version *v, cublasHandle_t h, const __half *dA, const
 int main(int argc, char **argv)
 {
 	int S = 8192, reps = 10;
-	bool naive = true;
+	bool naive = true, checks_only = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strncmp(argv[i], "--size=", 7))
 			S = atoi(argv[i] + 7);
@@ -214,8 +214,10 @@ int main(int argc, char **argv)
 			reps = atoi(argv[i] + 7);
 		else if (!strcmp(argv[i], "--no-naive"))
 			naive = false;
+		else if (!strcmp(argv[i], "--checks-only")) /* e.g. under compute-sanitizer */
+			checks_only = true;
 		else {
-			fprintf(stderr, "usage: %s [--size=S] [--reps=R] [--no-naive]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--size=S] [--reps=R] [--no-naive] [--checks-only]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -236,6 +238,10 @@ int main(int argc, char **argv)
 	for (int v = 1; v < nversions; v++)
 		for (auto &s : shapes)
 			failures += check_shape(versions[v], s[0], s[1], s[2]);
+	if (checks_only) {
+		printf("failures %d\n", failures);
+		return failures ? 1 : 0;
+	}
 
 	size_t n = (size_t)S * S;
 	__half *dA, *dB;
