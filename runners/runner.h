@@ -72,4 +72,8 @@ struct Runner {
 
 Runner *runner_local(Arena *a);
 
+/* Runnable tasks beside kcc's own, per cpu (from /proc/loadavg's
+ * running count): 0 on an idle machine, 1 with a busy loop on every cpu. */
+double proc_load(void);
+
 #endif

@@ -177,16 +177,23 @@ void profile_roofline(Arena *a, Profile *p, double flops, double bytes, double s
 		            "spec bytes at the bench shape over the measured median time");
 		if (pk && pk->gbps > 0)
 			profile_set(a, p, "% of peak bandwidth", 100 * g / pk->gbps, "%",
-			            arena_printf(a, "of %.0f GB/s (%s)", pk->gbps, pk->source));
+			            arena_printf(a, "of %.0f GB/s, the memory (DRAM) bandwidth (%s)",
+			                         pk->gbps, pk->source));
 	}
-	if (flops > 0 && bytes > 0)
-		profile_set(a, p, "arithmetic intensity", flops / bytes, "flop/byte",
-		            pk && pk->gbps > 0 && peak > 0
-		                ? arena_printf(a, "the ridge point is %.1f flop/byte against the "
-		                                  "%s peak: below it the kernel is memory-bound "
-		                                  "at best",
-		                               peak / pk->gbps, profile_peak_unit_name(unit))
-		                : "spec flops over spec bytes");
+	if (flops > 0 && bytes > 0) {
+		double ai = flops / bytes, ridge = pk && pk->gbps > 0 ? peak / pk->gbps : 0;
+		profile_set(a, p, "arithmetic intensity", ai, "flop/byte",
+		            ridge <= 0 ? "spec flops over spec bytes"
+		            : ai < ridge
+		                ? arena_printf(a, "below the ridge point (%.1f flop/byte against the "
+		                                  "%s peak): memory-bound at best, so cut traffic",
+		                               ridge, profile_peak_unit_name(unit))
+		                : arena_printf(a, "above the ridge point (%.1f flop/byte against the "
+		                                  "%s peak): compute-bound at best, so the roof is "
+		                                  "the %s peak",
+		                               ridge, profile_peak_unit_name(unit),
+		                               profile_peak_unit_name(unit)));
+	}
 }
 
 /* ---- extra metrics asked for by the plan ---------------------------------------- */

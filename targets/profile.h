@@ -95,6 +95,7 @@ typedef struct {
 	double unit[PEAK__UNITS]; /* GFLOP/s measured per unit; 0 not measured */
 	double cache_gbps;  /* L2 (cuda), a thread's cache (cpu); 0 not measured */
 	const char *cache_name; /* "L2", "48 KiB a thread" */
+	bool busy;          /* measured while the machine was busy (not cached) */
 	double est_gflops;  /* the highest flop rate any unit has on the datasheet
 	                       (cuda: tensor cores at the boost clock; cpu: cores x
 	                       vector lanes x 2 FMA pipes x 2 x clock); 0 unknown */

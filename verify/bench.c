@@ -183,22 +183,6 @@ static VerifyReason bench_outputs(VerifyRef *r, Case *c, const Results *ref,
 	return why;
 }
 
-/* Runnable tasks beside kcc's own, per cpu, from /proc/loadavg's
- * "running/total" field: what a measurement shares the machine with. */
-static double machine_load(void)
-{
-	FILE *f = fopen("/proc/loadavg", "r");
-	double l1, l5, l15;
-	int running = 1, total;
-	if (f) {
-		if (fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &running, &total) != 5)
-			running = 1;
-		fclose(f);
-	}
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	return (double)(running > 1 ? running - 1 : 0) / (double)(cpus > 0 ? cpus : 1);
-}
-
 /* One timed process of exe; its samples appended to s. */
 static VerifyReason run_timed(VerifyRef *r, const char *exe, const char *tag, double limit,
                               Samples *s, Results *res, const char **log)
@@ -223,7 +207,7 @@ static int time_original(VerifyRef *r, Samples *s)
 	BenchMemo *m = &r->bench;
 	Results res;
 	const char *log;
-	double load = machine_load();
+	double load = proc_load();
 	VerifyReason why = run_timed(r, r->ref_exe, "ref", vr_limit(r, m->wall), s, &res, &log);
 	if (why == VR_TIMEOUT)
 		why = run_timed(r, r->ref_exe, "ref", r->o.ceiling_s, s, &res, &log);
@@ -269,7 +253,7 @@ static int bench_memo(VerifyRef *r)
 	bench_y64(r, &m->c, seed + (uint64_t)m->check);
 	Results res;
 	const char *log;
-	m->load = machine_load();
+	m->load = proc_load();
 	VerifyReason vr = run_timed(r, r->ref_exe, "ref", r->o.ceiling_s, &m->ref, &res, &log);
 	if (vr == VR_TIMEOUT) {
 		diag_error("%s: the original did not finish at the bench shape %s within %.0f s",
@@ -396,7 +380,7 @@ int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *b)
 		v->summary = "the candidate does not build";
 		return 0;
 	}
-	double load = machine_load();
+	double load = proc_load();
 	Results res;
 	const char *log;
 	VerifyReason rc = run_timed(r, exe, "cand", vr_limit(r, m->wall), &sb, &res, &log);
