@@ -16,6 +16,7 @@ typedef struct {
 	const char *s, *p;
 	Loc loc;
 	bool failed;
+	bool quiet; /* no diagnostics: the caller only asks whether it parses */
 } P;
 
 static Loc at(P *p, const char *where)
@@ -27,7 +28,7 @@ static Loc at(P *p, const char *where)
 
 static void fail(P *p, const char *where, const char *msg)
 {
-	if (!p->failed)
+	if (!p->failed && !p->quiet)
 		error_at(at(p, where), "%s", msg);
 	p->failed = true;
 }
@@ -162,12 +163,20 @@ static Expr *parse_add(P *p)
 
 Expr *expr_parse(Arena *a, const char *text, Loc loc)
 {
-	P p = {a, text, text, loc, false};
+	P p = {a, text, text, loc, false, false};
 	Expr *e = parse_add(&p);
 	skip(&p);
 	if (!p.failed && *p.p)
 		fail(&p, p.p, "unexpected character in expression");
 	return p.failed ? NULL : e;
+}
+
+Expr *expr_parse_quiet(Arena *a, const char *text, Loc loc)
+{
+	P p = {a, text, text, loc, false, true};
+	Expr *e = parse_add(&p);
+	skip(&p);
+	return p.failed || *p.p ? NULL : e;
 }
 
 int64_t shape_get(const Shape *s, const char *name, bool *found)
@@ -179,6 +188,25 @@ int64_t shape_get(const Shape *s, const char *name, bool *found)
 		}
 	*found = false;
 	return 0;
+}
+
+double shape_get_real(const Shape *s, const char *name, bool *found)
+{
+	for (int i = 0; s && i < s->n; i++)
+		if (strcmp(s->names[i], name) == 0) {
+			*found = true;
+			return s->real && s->real[i] ? s->reals[i] : (double)s->values[i];
+		}
+	*found = false;
+	return 0;
+}
+
+bool shape_is_real(const Shape *s, const char *name)
+{
+	for (int i = 0; s && i < s->n; i++)
+		if (strcmp(s->names[i], name) == 0)
+			return s->real && s->real[i];
+	return false;
 }
 
 int expr_eval(const Expr *e, const Shape *s, int64_t *out, const char **why,
@@ -193,8 +221,8 @@ int expr_eval(const Expr *e, const Shape *s, int64_t *out, const char **why,
 	case EX_NAME: {
 		bool found;
 		*out = shape_get(s, e->name, &found);
-		if (!found) {
-			*why = "unknown name";
+		if (!found || shape_is_real(s, e->name)) {
+			*why = found ? "a real value where an integer is needed" : "unknown name";
 			if (bad)
 				*bad = e;
 			return -1;

@@ -32,7 +32,9 @@ size_t elem_size(ElemType t);
 bool elem_is_float(ElemType t);
 const char *elem_c_type(ElemType t, Lang lang); /* "float", "__half", "int32_t" */
 
-typedef enum { ROLE_IN, ROLE_OUT, ROLE_INOUT } Role;
+/* scratch: a workspace, poisoned before the call, never compared, need not
+ * be written. */
+typedef enum { ROLE_IN, ROLE_OUT, ROLE_INOUT, ROLE_SCRATCH } Role;
 const char *role_name(Role r);
 
 /* ---- expressions over shape names ------------------------------------------ */
@@ -49,17 +51,23 @@ struct Expr {
 	Loc loc;          /* where it starts, for errors */
 };
 
-/* A binding of shape names to values. */
+/* A binding of shape names to values. A value written as a real number
+ * (`alpha=1.5`) binds floating-point scalars only: real[i] is set, reals[i]
+ * holds it and values[i] is 0. reals and real may be NULL (all integers). */
 typedef struct {
 	const char **names;
 	int64_t *values;
 	int n;
 	Loc loc; /* the shape's place in its pragma */
+	double *reals;
+	bool *real;
 } Shape;
 
 /* Parse text (no trailing garbage). On error: diagnostics at loc + offset
  * and NULL. loc is where text starts in the file. */
 Expr *expr_parse(Arena *a, const char *text, Loc loc);
+/* The same without diagnostics: NULL when text is not an expression. */
+Expr *expr_parse_quiet(Arena *a, const char *text, Loc loc);
 /* Evaluate with overflow and division checks. 0 on success; on failure a
  * static message ("division by zero", "overflow", "unknown name") and, for
  * unknown names, *bad set to the offending node. */
@@ -70,6 +78,10 @@ char *expr_print(Arena *a, const Expr *e);
 /* Call fn for every name used in e. */
 void expr_names(const Expr *e, void (*fn)(const Expr *name, void *ctx), void *ctx);
 int64_t shape_get(const Shape *s, const char *name, bool *found);
+/* The value of name as a double (a real binding or an integer one). */
+double shape_get_real(const Shape *s, const char *name, bool *found);
+/* Is name bound to a real (non-integer) value? */
+bool shape_is_real(const Shape *s, const char *name);
 
 /* ---- the spec ---------------------------------------------------------------- */
 
@@ -127,6 +139,15 @@ typedef struct {
 	ElemType elem;      /* pointee (pointers) or own type (scalars); ET_NONE if
 	                       not one of kcc's element types */
 	bool is_integer_scalar;
+	bool is_float_scalar; /* float, double: bound by the shapes too */
+	bool is_array;        /* T a[n][m], T (*a)[m]: a pointer to arrays */
+	int ndims;            /* declared dimensions (T a[n][m]: 2; T *a: 0) */
+	Expr **dims;          /* each as an expression over the parameters; NULL
+	                         where not written (T (*a)[m], T a[][m]) or not
+	                         understood */
+	const char *cast;     /* the type generated code casts an argument to:
+	                         the declared type, or "void *" for arrays of
+	                         variable length in C */
 	Loc loc;
 } CParam;
 
@@ -147,6 +168,9 @@ typedef struct {
 	Spec spec;
 	Func entry;
 	const char *entry_ret; /* return type spelling */
+	ElemType ret_elem;     /* the return value's element type, or ET_NONE
+	                          (void, or a type kcc cannot compare) */
+	bool ret_is_status;    /* an enum (cudaError_t): non-zero fails the call */
 	CParam *params;        /* the entry's parameters, in order */
 	int nparams;
 	Func *funcs;           /* kernels and helpers reachable from the entry,
@@ -175,6 +199,9 @@ Unit *ir_parse(Arena *a, const char *path, const char *text, size_t len,
                const IrOptions *opt, bool need_spec);
 /* Check the spec against the entry's signature; diagnostics, 0 when valid. */
 int spec_validate(Unit *u);
+/* A returned number becomes the output param 'return' (extent 1,
+ * arg_index -2), allocated in a; ir_parse does this after validating. */
+void spec_add_return(Unit *u, Arena *a);
 /* The spec kcc infers from the AST, as `#pragma kcc` lines to check. */
 char *ir_suggest_spec(Arena *a, const Unit *u, const IrOptions *opt);
 /* The unit as JSON (--dump-ir). */

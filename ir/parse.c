@@ -10,6 +10,7 @@
  */
 #include "clang.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,110 @@ static bool is_integer(CXType t)
 	       t.kind != CXType_WChar;
 }
 
+static bool is_floating(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_Float || t.kind == CXType_Double;
+}
+
+static bool is_array_kind(enum CXTypeKind k)
+{
+	return k == CXType_ConstantArray || k == CXType_VariableArray ||
+	       k == CXType_IncompleteArray || k == CXType_DependentSizedArray;
+}
+
+/* The text inside each top-level [...] of a parameter's declaration, in
+ * order ("ni", "nj" for double C[ni][nj]); NULL for an empty or [*] group
+ * or one kcc's expressions cannot say (sizeof, shifts, casts). */
+static int bracket_groups(Ctx *x, CXCursor pc, const char **out, int max)
+{
+	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(pc);
+	CXToken *toks = NULL;
+	unsigned nt = 0;
+	clang_tokenize(tu, clang_getCursorExtent(pc), &toks, &nt);
+	int n = 0, depth = 0;
+	Strbuf sb = STRBUF_INIT;
+	bool ok = true;
+	for (unsigned i = 0; i < nt; i++) {
+		char *t = str(x->a, clang_getTokenSpelling(tu, toks[i]));
+		if (!strcmp(t, "[")) {
+			if (depth++ == 0) {
+				sb_reset(&sb);
+				ok = true;
+			}
+			continue;
+		}
+		if (!strcmp(t, "]") && depth > 0 && --depth == 0) {
+			if (n < max)
+				out[n] = ok && sb.len && strcmp(sb_str(&sb), " *") != 0
+				             ? arena_strdup(x->a, sb_str(&sb))
+				             : NULL;
+			n++;
+			continue;
+		}
+		if (depth == 0)
+			continue;
+		if (!strcmp(t, "static") || !strcmp(t, "const") || !strcmp(t, "restrict") ||
+		    !strcmp(t, "volatile") || !strcmp(t, "__restrict") ||
+		    !strcmp(t, "__restrict__"))
+			continue;
+		for (const char *q = t; *q; q++)
+			if (!(isalnum((unsigned char)*q) || strchr("_+-*/%() ", *q)))
+				ok = false;
+		if (!strcmp(t, "sizeof"))
+			ok = false;
+		sb_addc(&sb, ' ');
+		sb_adds(&sb, t);
+	}
+	sb_release(&sb);
+	clang_disposeTokens(tu, toks, nt);
+	return n;
+}
+
+/* Quietly parse a dimension's text: NULL when it is not one of kcc's
+ * expressions (the dimension is then left unchecked). */
+static Expr *dim_expr(Ctx *x, const char *text, Loc loc)
+{
+	if (!text)
+		return NULL;
+	return expr_parse_quiet(x->a, text, loc);
+}
+
+/* T a[n][m], T (*a)[m], T a[][m]: the element type under the arrays and
+ * every declared dimension. t is the parameter's type as written (libclang
+ * gives the array type, not the pointer it decays to) or the pointee of a
+ * pointer to arrays; outer says whether t's first level is the parameter's
+ * own (outermost) dimension. */
+static void read_dims(Ctx *x, CXCursor pc, CParam *p, CXType t, bool outer)
+{
+	CXType lv[16];
+	int k = 0;
+	t = clang_getCanonicalType(t);
+	while (is_array_kind(t.kind) && k < 16) {
+		lv[k++] = t;
+		t = clang_getCanonicalType(clang_getArrayElementType(t));
+	}
+	p->elem = elem_of(t);
+	p->pointee_const = clang_isConstQualifiedType(t);
+	if (k == 0)
+		return;
+	p->is_array = true;
+	int nd = outer ? k : k + 1; /* a pointer to arrays: its outer size is unknown */
+	const char *groups[17] = {0};
+	int ng = bracket_groups(x, pc, groups, 17);
+	p->ndims = nd;
+	p->dims = arena_alloc(x->a, (size_t)nd * sizeof *p->dims);
+	for (int d = outer ? 0 : 1; d < nd; d++) {
+		const CXType *l = &lv[outer ? d : d - 1];
+		if (l->kind == CXType_ConstantArray) {
+			Expr *e = arena_alloc(x->a, sizeof *e);
+			*e = (Expr){.kind = EX_NUM, .num = clang_getArraySize(*l), .loc = p->loc};
+			p->dims[d] = e;
+		} else if (l->kind == CXType_VariableArray && ng >= nd - d)
+			p->dims[d] = dim_expr(x, groups[ng - (nd - d)], p->loc);
+	}
+}
+
 static void read_params(Ctx *x, CXCursor fn)
 {
 	Unit *u = x->u;
@@ -143,16 +248,25 @@ static void read_params(Ctx *x, CXCursor fn)
 		CXType t = clang_getCursorType(pc);
 		p->name = str(x->a, clang_getCursorSpelling(pc));
 		p->type = str(x->a, clang_getTypeSpelling(t));
+		p->cast = p->type;
 		p->loc = cursor_loc(x, pc, NULL);
 		CXType ct = clang_getCanonicalType(t);
-		p->is_pointer = ct.kind == CXType_Pointer;
+		bool array = is_array_kind(ct.kind);
+		p->is_pointer = ct.kind == CXType_Pointer || array;
 		if (p->is_pointer) {
-			CXType pt = clang_getPointeeType(ct);
+			CXType pt = array ? ct : clang_getPointeeType(ct);
 			p->pointee_const = clang_isConstQualifiedType(pt);
 			p->elem = elem_of(pt);
+			read_dims(x, pc, p, pt, array);
+			/* A C cast cannot name a variable-length array type outside
+			 * the entry (its sizes are the entry's parameters); void *
+			 * converts to it implicitly. */
+			if (p->is_array && u->lang == LANG_C)
+				p->cast = "void *";
 		} else {
 			p->elem = elem_of(ct);
 			p->is_integer_scalar = is_integer(ct);
+			p->is_float_scalar = is_floating(ct);
 		}
 	}
 }
@@ -407,7 +521,11 @@ Unit *ir_parse(Arena *a, const char *path, const char *text, size_t len,
 	if (fe < 0)
 		goto out;
 	u->entry = make_func(&x, x.entry);
-	u->entry_ret = str(a, clang_getTypeSpelling(clang_getResultType(clang_getCursorType(x.entry))));
+	CXType rt = clang_getResultType(clang_getCursorType(x.entry));
+	u->entry_ret = str(a, clang_getTypeSpelling(rt));
+	enum CXTypeKind rk = clang_getCanonicalType(rt).kind;
+	u->ret_elem = rk == CXType_Void ? ET_NONE : elem_of(rt);
+	u->ret_is_status = rk == CXType_Enum;
 	read_params(&x, x.entry);
 	for (int i = 0; i < u->nparams; i++)
 		if (!u->params[i].name[0]) {
@@ -420,6 +538,8 @@ Unit *ir_parse(Arena *a, const char *path, const char *text, size_t len,
 	fingerprint(u);
 	if (need_spec && spec_validate(u))
 		goto out;
+	if (u->spec.entry)
+		spec_add_return(u, a);
 	result = u;
 out:
 	if (tu)

@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,21 +140,22 @@ static void p_param(Cur *c)
 			return;
 		}
 
-	static const char *const roles[] = {"in", "out", "inout"};
+	static const char *const roles[] = {"in", "out", "inout", "scratch"};
 	at = (skipws(c), c->p);
 	char *role = word(c);
 	int r = -1;
-	for (int i = 0; role && i < 3; i++)
+	for (int i = 0; role && i < 4; i++)
 		if (strcmp(role, roles[i]) == 0)
 			r = i;
 	if (r < 0) {
 		if (role)
 			err(c, at, "unknown role '%s'", role);
 		else
-			err(c, at, "expected a role (in, out or inout) for '%s'", p.name);
+			err(c, at, "expected a role (in, out, inout or scratch) for '%s'", p.name);
 		if (role)
-			suggest(role, roles, 3);
-		diag_note("a role is 'in' (read only), 'out' (fully written) or 'inout'");
+			suggest(role, roles, 4);
+		diag_note("a role is 'in' (read only), 'out' (fully written), 'inout' or "
+		          "'scratch' (a workspace: never compared)");
 		return;
 	}
 	p.role = (Role)r;
@@ -234,7 +236,24 @@ static void p_param(Cur *c)
 	ARENA_PUSH(c->a, s->params, s->nparams, s->nparams_cap, p);
 }
 
-/* NAME=INT NAME=INT ... up to ';' or the end; returns false after an error. */
+/* A real number (1.5, -0.5, 1e-3, 2.0): binds floating-point scalars only. */
+static bool real_value(Cur *c, const char *vs, double *v, const char **endp)
+{
+	char *e;
+	errno = 0;
+	*v = strtod(vs, &e);
+	*endp = e;
+	if (e == vs || errno || (e < c->end && is_ident(*e)) || !isfinite(*v))
+		return false;
+	for (const char *q = vs; q < e; q++)
+		if (*q == '.' || *q == 'e' || *q == 'E')
+			return true;
+	return false;
+}
+
+/* NAME=VALUE NAME=VALUE ... up to ';' or the end; returns false after an
+ * error. A VALUE is an integer, or a real number for a floating-point
+ * scalar. */
 static bool parse_binding(Cur *c, Shape *sh, size_t *cap)
 {
 	sh->loc = (skipws(c), here(c, c->p));
@@ -257,8 +276,16 @@ static bool parse_binding(Cur *c, Shape *sh, size_t *cap)
 		errno = 0;
 		char *endp;
 		long long v = strtoll(vs, &endp, 10);
-		if (endp == vs || errno || (endp < c->end && is_ident(*endp))) {
-			err(c, vs, "expected an integer value for '%s'", name);
+		double rv = 0;
+		const char *rend;
+		bool real = real_value(c, vs, &rv, &rend);
+		if (real) {
+			v = 0;
+			endp = (char *)rend;
+		} else if (endp == vs || errno || (endp < c->end && is_ident(*endp))) {
+			err(c, vs, "expected a number for '%s'", name);
+			diag_note("an integer (a size) or a real number such as 1.5 (for a "
+			          "floating-point scalar)");
 			return false;
 		}
 		c->p = endp;
@@ -273,9 +300,15 @@ static bool parse_binding(Cur *c, Shape *sh, size_t *cap)
 			                          nc * sizeof(char *));
 			sh->values = arena_realloc(c->a, sh->values, *cap * sizeof(int64_t),
 			                           nc * sizeof(int64_t));
+			sh->reals = arena_realloc(c->a, sh->reals, *cap * sizeof(double),
+			                          nc * sizeof(double));
+			sh->real = arena_realloc(c->a, sh->real, *cap * sizeof(bool),
+			                         nc * sizeof(bool));
 			*cap = nc;
 		}
 		sh->names[sh->n] = name;
+		sh->reals[sh->n] = real ? rv : (double)v;
+		sh->real[sh->n] = real;
 		sh->values[sh->n++] = (int64_t)v;
 		skipws(c);
 		if (c->p < c->end && *c->p == ',')

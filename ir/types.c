@@ -53,7 +53,7 @@ const char *elem_c_type(ElemType t, Lang lang)
 
 const char *role_name(Role r)
 {
-	static const char *const names[] = {"in", "out", "inout"};
+	static const char *const names[] = {"in", "out", "inout", "scratch"};
 	return names[r];
 }
 

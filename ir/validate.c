@@ -18,8 +18,9 @@ typedef struct {
 	Arena *a;
 	int errors;
 	const char **scalars; /* names of the entry's scalar parameters */
+	bool *fp;             /* ... and whether each is floating-point */
 	int nscalars;
-	size_t scalars_cap;
+	size_t scalars_cap, fp_cap;
 } V;
 
 static const CParam *cparam(const Unit *u, const char *name, int *index)
@@ -89,13 +90,14 @@ static void check_param_lines(V *v)
 			diag_note("a const pointer can only be an 'in' parameter");
 			v->errors++;
 		}
-		if (sp->lo && sp->role == ROLE_OUT) {
-			error_at(sp->range_loc, "range() on 'out' parameter '%s' has no effect",
-			         sp->name);
+		if (sp->lo && (sp->role == ROLE_OUT || sp->role == ROLE_SCRATCH)) {
+			error_at(sp->range_loc, "range() on '%s' parameter '%s' has no effect",
+			         role_name(sp->role), sp->name);
 			diag_note("a range says how to fill inputs; remove it");
 			v->errors++;
 		}
-		if (!sp->lo && sp->role != ROLE_OUT && !elem_is_float(sp->type)) {
+		if (!sp->lo && (sp->role == ROLE_IN || sp->role == ROLE_INOUT) &&
+		    !elem_is_float(sp->type)) {
 			error_at(sp->loc, "integer input '%s' needs a range", sp->name);
 			diag_note("say which values are valid, e.g. '#pragma kcc param %s %s %s[...] "
 			          "range(0,N)' (lo inclusive, hi exclusive)",
@@ -127,13 +129,17 @@ static void check_scalars(V *v)
 		const CParam *cp = &u->params[i];
 		if (cp->is_pointer)
 			continue;
-		if (!cp->is_integer_scalar) {
-			error_at(cp->loc, "scalar parameter '%s' has type '%s'; shapes bind integers",
-			         cp->name, cp->type);
-			diag_note("make it an integer size, or a compile-time constant in the file");
+		if (!cp->is_integer_scalar && !cp->is_float_scalar) {
+			error_at(cp->loc, "scalar parameter '%s' has type '%s', which a shape cannot "
+			         "bind", cp->name, cp->type);
+			diag_note("shapes bind integers and floating-point scalars (float, double) "
+			          "by name; pass anything else through a pointer with a 'param' "
+			          "line");
 			v->errors++;
 			continue;
 		}
+		int n = v->nscalars;
+		ARENA_PUSH(v->a, v->fp, n, v->fp_cap, cp->is_float_scalar);
 		ARENA_PUSH(v->a, v->scalars, v->nscalars, v->scalars_cap, cp->name);
 	}
 }
@@ -165,6 +171,13 @@ static void check_shape(V *v, const Shape *sh, const char *kind)
 	for (int i = 0; i < v->nscalars; i++) {
 		bool found;
 		shape_get(sh, v->scalars[i], &found);
+		if (found && !v->fp[i] && shape_is_real(sh, v->scalars[i])) {
+			error_at(sh->loc, "integer parameter '%s' is bound to a real value in this %s "
+			         "shape", v->scalars[i], kind);
+			diag_note("write an integer; real values bind float and double parameters");
+			v->errors++;
+			continue;
+		}
 		if (found)
 			continue;
 		error_at(sh->loc, "this %s shape does not bind '%s'", kind, v->scalars[i]);
@@ -218,7 +231,11 @@ static bool eval_at(V *v, const Expr *e, const Shape *sh, int64_t *out, const ch
 	if (expr_eval(e, sh, out, &why, &bad) == 0)
 		return true;
 	Loc at = bad ? bad->loc : e->loc;
-	if (bad && bad->kind == EX_NAME) {
+	if (bad && bad->kind == EX_NAME && shape_is_real(sh, bad->name)) {
+		error_at(at, "'%s' in %s is a real value at this shape; %s needs integers",
+		         bad->name, what, what);
+		note_at(sh->loc, "evaluated at this shape");
+	} else if (bad && bad->kind == EX_NAME) {
 		error_at(at, "'%s' in %s is not bound by the shape", bad->name, what);
 		const char *near = nearest_word(bad->name, sh->names, (size_t)sh->n);
 		if (near)
@@ -233,6 +250,55 @@ static bool eval_at(V *v, const Expr *e, const Shape *sh, int64_t *out, const ch
 	return false;
 }
 
+/* T a[n][m]: the extent must be n*m elements; T (*a)[m] or T a[][m]: a
+ * whole number of rows of m. Dimensions kcc cannot evaluate from the shape
+ * (a global, a macro that is not a constant) are left unchecked. */
+static void check_dims(V *v, const SpecParam *p, const Shape *sh, int64_t n)
+{
+	if (p->arg_index < 0)
+		return;
+	const CParam *cp = &v->u->params[p->arg_index];
+	if (!cp->is_array)
+		return;
+	int64_t inner = 1, outer = -1;
+	Strbuf dims = STRBUF_INIT;
+	for (int d = 0; d < cp->ndims; d++) {
+		int64_t x;
+		const char *why;
+		if (!cp->dims[d] || expr_eval(cp->dims[d], sh, &x, &why, NULL) != 0) {
+			if (d > 0) {
+				sb_release(&dims);
+				return;
+			}
+			continue;
+		}
+		sb_addf(&dims, "%s%lld", dims.len ? "*" : "", (long long)x);
+		if (d == 0)
+			outer = x;
+		else if (__builtin_mul_overflow(inner, x, &inner)) {
+			sb_release(&dims);
+			return;
+		}
+	}
+	int64_t want;
+	bool bad = outer >= 0 ? __builtin_mul_overflow(outer, inner, &want) || n != want
+	                      : inner <= 0 || n % inner != 0;
+	if (bad) {
+		if (outer >= 0)
+			error_at(expr_start(p->extent), "the extent of '%s' is %lld at this shape, but "
+			         "its declaration '%s' has %s = %lld elements", p->name, (long long)n,
+			         cp->type, sb_str(&dims), (long long)want);
+		else
+			error_at(expr_start(p->extent), "the extent of '%s' is %lld at this shape, not "
+			         "a whole number of rows of %lld elements as declared '%s'", p->name,
+			         (long long)n, (long long)inner, cp->type);
+		note_at(sh->loc, "evaluated at this shape");
+		note_at(cp->loc, "'%s' is declared here", p->name);
+		v->errors++;
+	}
+	sb_release(&dims);
+}
+
 static void check_exprs(V *v, const Shape *sh)
 {
 	Spec *s = &v->u->spec;
@@ -245,7 +311,8 @@ static void check_exprs(V *v, const Shape *sh)
 			         "positive", p->name, (long long)n);
 			note_at(sh->loc, "evaluated at this shape");
 			v->errors++;
-		}
+		} else if (p->extent && n > 0)
+			check_dims(v, p, sh, n);
 		int64_t lo, hi;
 		if (p->lo && eval_at(v, p->lo, sh, &lo, "the range") &&
 		    eval_at(v, p->hi, sh, &hi, "the range") && lo >= hi) {
@@ -320,6 +387,36 @@ static void check_tune(V *v)
 	}
 }
 
+/* A return value kcc can compare is an output named 'return'; void, and an
+ * enum (a status such as cudaError_t: non-zero fails the call), are not. */
+static void check_return(V *v)
+{
+	Unit *u = v->u;
+	if (!u->entry_ret || !strcmp(u->entry_ret, "void") || u->ret_elem != ET_NONE ||
+	    u->ret_is_status)
+		return;
+	error_at(u->entry.loc, "the entry '%s' returns '%s', which kcc cannot compare",
+	         u->entry.name, u->entry_ret);
+	diag_note("return void or a number (compared like an output), or return results "
+	          "through a pointer with a 'param' line");
+	v->errors++;
+}
+
+/* The return value as the output 'return' of one element: poisoned,
+ * compared and required written like any output. */
+void spec_add_return(Unit *u, Arena *a)
+{
+	if (u->ret_elem == ET_NONE)
+		return;
+	Spec *s = &u->spec;
+	Expr *one = arena_alloc(a, sizeof *one);
+	*one = (Expr){.kind = EX_NUM, .num = 1, .loc = u->entry.loc};
+	SpecParam p = {.name = "return", .role = ROLE_OUT, .type = u->ret_elem,
+	               .extent = one, .loc = u->entry.loc, .type_loc = u->entry.loc,
+	               .arg_index = -2};
+	ARENA_PUSH(a, s->params, s->nparams, s->nparams_cap, p);
+}
+
 int spec_validate(Unit *u)
 {
 	Spec *s = &u->spec;
@@ -327,6 +424,7 @@ int spec_validate(Unit *u)
 	V v = {.u = u, .a = a};
 	check_param_lines(&v);
 	check_scalars(&v);
+	check_return(&v);
 	if (s->ncheck == 0) {
 		error_at((Loc){u->path, s->entry_loc.line, 0}, "no '#pragma kcc shape check' line");
 		diag_note("give the shapes used to prove equivalence, awkward sizes included: "

@@ -403,7 +403,8 @@ static int gen_call(Gen *g)
 		sb_adds(sb, i ? ", " : "");
 		const SpecParam *p = param_of(u, c->name);
 		if (c->is_pointer && p) {
-			sb_addf(sb, "(%s)kcc_b%d", c->type, (int)(p - u->spec.params));
+			sb_addf(sb, "(%s)kcc_b%d", c->cast ? c->cast : c->type,
+			        (int)(p - u->spec.params));
 			continue;
 		}
 		bool found = false;
@@ -413,7 +414,10 @@ static int gen_call(Gen *g)
 			                             "nor a name of the shape", c->name);
 			return -1;
 		}
-		sb_addf(sb, "(%s)%lldLL", c->type, (long long)v);
+		if (c->is_float_scalar)
+			sb_addf(sb, "(%s)%.17g", c->type, shape_get_real(g->shape, c->name, &found));
+		else
+			sb_addf(sb, "(%s)%lldLL", c->type, (long long)v);
 	}
 	sb_adds(sb, ");\n");
 	return 0;

@@ -53,7 +53,9 @@ int harness_bind(Arena *a, const Unit *u, Binding *b, const char **why)
 			                    cp->name);
 			return -1;
 		}
-		size_t n = (size_t)b->nscalars;
+		size_t n = (size_t)b->nscalars, fcap = cap;
+		ARENA_PUSH(a, b->fp, n, fcap, cp->is_float_scalar);
+		n = (size_t)b->nscalars;
 		ARENA_PUSH(a, b->scalars, n, cap, cp->name);
 		b->nscalars = (int)n;
 	}
@@ -80,25 +82,53 @@ static void gen_params(Strbuf *sb, const Unit *u)
 	sb_adds(sb, "};\n");
 }
 
+/* The spec param that holds the returned value ('return'), or -1. */
+static int return_index(const Unit *u)
+{
+	for (int p = 0; p < u->spec.nparams; p++)
+		if (u->spec.params[p].arg_index == -2)
+			return p;
+	return -1;
+}
+
+/* The thunk: buffers cast to the declared types (void * for variable-length
+ * arrays, which only the entry can name), integer scalars from the plan,
+ * floating-point ones from their bits; a returned number stored into the
+ * output 'return', a returned status (an enum) checked for non-zero. */
 static void gen_thunk(Strbuf *sb, const Unit *u)
 {
 	bool is_void = !u->entry_ret || !strcmp(u->entry_ret, "void");
+	int ret = return_index(u);
+	sb_adds(sb, "static double kcc_s2d(long long v)\n{\n\tdouble d;\n"
+	            "\tmemcpy(&d, &v, sizeof d);\n\treturn d;\n}\n");
 	sb_adds(sb, "static int kcc_call(void *const *b, const long long *s)\n{\n\t(void)b;\n\t(void)s;\n\t");
-	sb_adds(sb, is_void ? "" : "return 0 != ");
-	sb_addf(sb, "%s(", u->spec.entry ? u->spec.entry : u->entry.name);
+	if (ret < 0 && !is_void)
+		sb_adds(sb, "return 0 != ");
+	Strbuf args = STRBUF_INIT;
 	int j = 0;
 	for (int i = 0; i < u->nparams; i++) {
 		const CParam *cp = &u->params[i];
 		int p = spec_index(u, cp, i);
-		sb_addf(sb, "%s\n\t\t(%s)", i ? "," : "", cp->type);
+		sb_addf(&args, "%s\n\t\t(%s)", i ? "," : "", cp->cast ? cp->cast : cp->type);
 		if (p >= 0)
-			sb_addf(sb, "b[%d]", p);
+			sb_addf(&args, "b[%d]", p);
+		else if (cp->is_float_scalar)
+			sb_addf(&args, "kcc_s2d(s[%d])", j++);
 		else
-			sb_addf(sb, "s[%d]", j++);
+			sb_addf(&args, "s[%d]", j++);
 	}
-	sb_adds(sb, ");\n");
-	if (is_void)
-		sb_adds(sb, "\treturn 0;\n");
+	const char *entry = u->spec.entry ? u->spec.entry : u->entry.name;
+	/* __typeof__ of the call (unevaluated): under KCC_PROMOTE a returned
+	 * float is a double, as the output's storage is */
+	if (ret >= 0)
+		sb_addf(sb, "*(__typeof__(%s(%s)) *)b[%d] = %s(%s);\n\treturn 0;\n", entry,
+		        sb_str(&args), ret, entry, sb_str(&args));
+	else {
+		sb_addf(sb, "%s(%s);\n", entry, sb_str(&args));
+		if (is_void)
+			sb_adds(sb, "\treturn 0;\n");
+	}
+	sb_release(&args);
 	sb_adds(sb, "}\n");
 }
 

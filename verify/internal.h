@@ -13,6 +13,7 @@
  * the shape. */
 typedef struct {
 	const char **scalars;
+	bool *fp; /* floating-point: the plan carries the double's bits */
 	int nscalars;
 } Binding;
 

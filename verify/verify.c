@@ -82,7 +82,10 @@ char *vr_shape_text(Arena *a, const Shape *s)
 {
 	Strbuf sb = STRBUF_INIT;
 	for (int i = 0; i < s->n; i++)
-		sb_addf(&sb, "%s%s=%lld", i ? " " : "", s->names[i], (long long)s->values[i]);
+		if (s->real && s->real[i])
+			sb_addf(&sb, "%s%s=%g", i ? " " : "", s->names[i], s->reals[i]);
+		else
+			sb_addf(&sb, "%s%s=%lld", i ? " " : "", s->names[i], (long long)s->values[i]);
 	return sb_to_arena(&sb, a);
 }
 
@@ -134,6 +137,10 @@ int vr_make_case(VerifyRef *r, const Shape *sh, bool edge, Case *c, const char *
 	for (int i = 0; i < r->bind.nscalars; i++) {
 		bool found;
 		c->s[i] = shape_get(sh, r->bind.scalars[i], &found);
+		if (r->bind.fp[i]) { /* a double travels as its bits */
+			double d = shape_get_real(sh, r->bind.scalars[i], &found);
+			memcpy(&c->s[i], &d, sizeof d);
+		}
 		if (!found) {
 			*why = arena_printf(r->a, "shape does not set '%s'", r->bind.scalars[i]);
 			return -1;
@@ -357,7 +364,7 @@ static void check_degenerate(VerifyRef *r, const Case *c)
 	const Spec *sp = &r->u->spec;
 	for (int p = 0; p < sp->nparams; p++) {
 		const SpecParam *pp = &sp->params[p];
-		if (pp->role == ROLE_IN)
+		if (pp->role == ROLE_IN || pp->role == ROLE_SCRATCH)
 			continue;
 		const ResBuf *a = &c->ref.calls[0][p], *b = &c->ref.calls[1][p];
 		const char *kind = NULL;
@@ -467,8 +474,13 @@ static void edge_shape(VerifyRef *r, size_t *cap, bool ones)
 	const Shape *s0 = &r->u->spec.check[0];
 	Shape e = *s0;
 	e.values = arena_alloc(r->a, sizeof(int64_t) * (size_t)(s0->n + 1));
-	for (int i = 0; i < s0->n; i++)
-		e.values[i] = ones ? 1 : next_prime(s0->values[i]);
+	for (int i = 0; i < s0->n; i++) {
+		bool fp = s0->real && s0->real[i];
+		for (int k = 0; k < r->bind.nscalars; k++)
+			fp |= r->bind.fp[k] && !strcmp(r->bind.scalars[k], s0->names[i]);
+		/* sizes only: alpha and beta keep their values */
+		e.values[i] = fp ? s0->values[i] : ones ? 1 : next_prime(s0->values[i]);
+	}
 	add_shape(r, cap, &e, true);
 }
 
@@ -734,7 +746,7 @@ VerifyReason vr_compare_call(VerifyRef *r, const Case *c, int i, ResBuf *cb, Ver
 	}
 	for (int p = 0; p < sp->nparams; p++) {
 		const SpecParam *pp = &sp->params[p];
-		if (pp->role == ROLE_IN)
+		if (pp->role == ROLE_IN || pp->role == ROLE_SCRATCH)
 			continue;
 		Tolerance tol = tolerance_for(r->u, pp->type);
 		Compare cm;

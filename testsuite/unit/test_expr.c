@@ -50,7 +50,7 @@ int main(void)
 	A = arena_new();
 	const char *names[] = {"M", "N", "K", "BIG"};
 	int64_t values[] = {127, 129, 65, INT64_MAX / 2};
-	S = (Shape){names, values, 4, {0}};
+	S = (Shape){names, values, 4, {0}, NULL, NULL};
 
 	CHECK(eval("42") == 42);
 	CHECK(eval("M") == 127);

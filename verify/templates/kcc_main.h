@@ -82,7 +82,7 @@ static void kcc_prepare(int p, const KccCall *c, size_t bytes)
 	memset(h + KCC_GUARD_BYTES + bytes, KCC_CANARY, KCC_GUARD_BYTES);
 	unsigned char *d = h + KCC_GUARD_BYTES;
 	for (long long i = 0; i < c->n[p]; i++) {
-		if (kp->role == KCC_ROLE_OUT)
+		if (kp->role == KCC_ROLE_OUT || kp->role == KCC_ROLE_SCRATCH)
 			kcc_poison_elem(d + (size_t)i * es, kp->store, (int)c->poison);
 		else
 			kcc_store(d + (size_t)i * es, kp->store,
@@ -142,7 +142,8 @@ static void kcc_record(FILE *out, unsigned idx, const KccSet *st, const uint64_t
 		unsigned char *h = kcc_staging(p, b);
 		kcc_d2h(h, st->base[p], b + 2 * KCC_GUARD_BYTES);
 		const unsigned char *d = h + KCC_GUARD_BYTES;
-		int is_out = kcc_params[p].role != KCC_ROLE_IN;
+		int is_out = kcc_params[p].role == KCC_ROLE_OUT ||
+		             kcc_params[p].role == KCC_ROLE_INOUT; /* scratch: never compared */
 		int escaped = snap && is_out && memcmp(kcc_snap[p], d, b) != 0;
 		kcc_put32(out, (uint32_t)kcc_guard_ok(h, b));
 		kcc_put32(out, (uint32_t)escaped);
@@ -180,7 +181,8 @@ static void kcc_check_mode(FILE *plan, FILE *out, long long ncalls)
 		kcc_sync_stream();
 		if (KCC_HAS_STREAMS)
 			for (int p = 0; p < KCC_NP; p++)
-				if (kcc_params[p].role != KCC_ROLE_IN)
+				if (kcc_params[p].role == KCC_ROLE_OUT ||
+				    kcc_params[p].role == KCC_ROLE_INOUT)
 					kcc_d2h(kcc_snap[p], kcc_data(st, p), st->bytes[p]);
 		kcc_sync_device();
 		kcc_record(out, (unsigned)i, st, hb, KCC_HAS_STREAMS);
@@ -204,7 +206,7 @@ static double kcc_mean_se(const double *x, long long n, double *se)
 static void kcc_reset_set(KccSet *st, KccSet *pristine)
 {
 	for (int p = 0; p < KCC_NP; p++) {
-		if (kcc_params[p].role == KCC_ROLE_OUT)
+		if (kcc_params[p].role == KCC_ROLE_OUT || kcc_params[p].role == KCC_ROLE_SCRATCH)
 			kcc_dset(kcc_data(st, p), 0xff, st->bytes[p]);
 		else if (kcc_params[p].role == KCC_ROLE_INOUT)
 			kcc_d2d(kcc_data(st, p), kcc_data(pristine, p), st->bytes[p]);

@@ -19,7 +19,7 @@
 /* Element types, in the order of ir.h's ElemType (ET_F64 == 1 ...). */
 enum { KCC_T_NONE, KCC_T_F64, KCC_T_F32, KCC_T_F16, KCC_T_BF16, KCC_T_I64, KCC_T_I32,
        KCC_T_I16, KCC_T_I8, KCC_T_U8 };
-enum { KCC_ROLE_IN, KCC_ROLE_OUT, KCC_ROLE_INOUT };
+enum { KCC_ROLE_IN, KCC_ROLE_OUT, KCC_ROLE_INOUT, KCC_ROLE_SCRATCH };
 /* How a call fills its inputs. */
 enum { KCC_FILL_RANDOM = 0, KCC_FILL_EXACT = 1 };
 /* How a call poisons its outputs. */
