@@ -20,7 +20,7 @@ static Unit *load_candidate(Arena *a, const Options *o, char **text, size_t *len
 		*rc = EXIT_USER;
 		return NULL;
 	}
-	IrOptions io = {.clang_args = o->clang_args, .nclang_args = o->nclang_args};
+	IrOptions io = {.clang_args = (const char **)o->parse_args, .nclang_args = o->nparse_args};
 	return ir_parse(a, o->cand, *text, *len, &io, false);
 }
 

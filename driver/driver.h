@@ -64,6 +64,13 @@ typedef struct {
 	const char *target;   /* --target; NULL = from the file */
 	const char **clang_args; /* -I, -D, -U as given */
 	int nclang_args;
+	const char **xcc, **xnvcc; /* -Xcc=FLAG, -Xnvcc=FLAG, in order */
+	int nxcc, nxnvcc;
+	const char *compdb;      /* -p DIR: DIR/compile_commands.json */
+	const char *const *parse_args; /* what libclang gets: -I -D -U (absolute
+	                                  paths), and those of -Xcc, KCC_CFLAGS
+	                                  and the compile command (project.c) */
+	int nparse_args;
 	ColorMode color;
 	int verbose;
 	bool bench;           /* --check ... --bench */
@@ -103,6 +110,10 @@ const char *driver_cache_dir(Arena *a, const Options *o);
 /* The verifier's options as the command line sets them (--check,
  * --profile and the search share them). */
 void driver_verify_options(Arena *a, const Options *o, const Target *t, VerifyOptions *vo);
+/* The project's compiler and flags (project.c): handed to the targets for
+ * every build, and to libclang through o->parse_args. -1 to go on, or an
+ * exit code after diagnostics. */
+int driver_project(Arena *a, Options *o);
 /* Read and parse one kernel file; NULL (and *rc set) after diagnostics. */
 Unit *driver_load(Arena *a, const Options *o, const char *path, bool need_spec, int *rc);
 

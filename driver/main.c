@@ -22,7 +22,7 @@
 
 static IrOptions ir_options(const Options *o)
 {
-	IrOptions io = {.clang_args = o->clang_args, .nclang_args = o->nclang_args};
+	IrOptions io = {.clang_args = (const char **)o->parse_args, .nclang_args = o->nparse_args};
 	if (o->target) {
 		io.lang_set = true;
 		io.lang = strcmp(o->target, "cuda") == 0 ? LANG_CUDA : LANG_C;
@@ -105,10 +105,14 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	Arena *a = arena_new();
-	rc = run(a, &o);
+	rc = driver_project(a, &o);
+	if (rc < 0)
+		rc = run(a, &o);
 	arena_free(a);
 	for (int i = 0; i < o.nclang_args; i++)
 		free((void *)o.clang_args[i]);
 	free(o.clang_args);
+	free(o.xcc);
+	free(o.xnvcc);
 	return rc;
 }

@@ -16,6 +16,7 @@ typedef enum {
 	O_PASSES, O_LLM, O_LLM_PLAN, O_LLM_CODE, O_BEAM, O_PLANS, O_SAMPLES, O_DROPOUT, O_SEED, O_BUDGET, O_RESUME,
 	O_STATE_DIR, O_MENU, O_REPAIRS, O_NO_GAIN, O_EMIT_PASSES, O_SAVE_TEMPS, O_REPORT, O_MD,
 	O_MF, O_MT, O_LLM_JOBS, O_CACHE_DIR, O_NO_CACHE, O_OFFLINE, O_CACHE_STATS, O_TIMEOUT,
+	O_XCC, O_XNVCC, O_COMPDB, O_OSIZE,
 	O_LATER, /* accepted, belongs to a later stage */
 } OptId;
 
@@ -37,15 +38,30 @@ static const Opt OPTS[] = {
      "(no search): proves the setup works.", "General"},
     {O_O2, "-O2", ARG_NONE, NULL, "Offline: autotune 'tune' parameters and compiler flags, "
      "no LLM.", "General"},
+    {O_O2, "-O1", ARG_NONE, NULL, "Same as -O2: kcc has no cheaper offline level.", "General"},
+    {O_O2, "-O3", ARG_NONE, NULL, "Same as -O2 (offline, no LLM): the LLM search costs money "
+     "and is never implied; ask for it with -O-llm.", "General"},
+    {O_O2, "-O", ARG_NONE, NULL, "Same as -O2.", "General"},
+    {O_O0, "-Og", ARG_NONE, NULL, "Same as -O0 (the file as written).", "General"},
+    {O_OSIZE, "-Os", ARG_NONE, NULL, "Refused with a note: kcc optimizes for time, never for "
+     "size (-Oz too).", "General"},
+    {O_OSIZE, "-Oz", ARG_NONE, NULL, "Refused, as -Os.", "General"},
     {O_OLLM, "-O-llm", ARG_OPT, "N", "LLM search with the default budget, or N search steps.",
      "General"},
     {O_TARGET, "--target", ARG_REQ, "cuda|cpu|riscv64", "The target. Default: from the "
      "file name (.cu is cuda, .c is cpu).", "General"},
-    {O_INCLUDE, "-I", ARG_REQ, "DIR", "Add DIR to the include path (parsing and building).",
-     "General"},
-    {O_DEFINE, "-D", ARG_REQ, "NAME[=VALUE]", "Define a macro (parsing and building).",
-     "General"},
-    {O_UNDEF, "-U", ARG_REQ, "NAME", "Undefine a macro (parsing and building).", "General"},
+    {O_INCLUDE, "-I", ARG_REQ, "DIR", "Add DIR to the include path (parsing and every "
+     "build: reference, candidates, profile).", "Build"},
+    {O_DEFINE, "-D", ARG_REQ, "NAME[=VALUE]", "Define a macro (parsing and every build).",
+     "Build"},
+    {O_UNDEF, "-U", ARG_REQ, "NAME", "Undefine a macro (parsing and every build).", "Build"},
+    {O_XCC, "-Xcc", ARG_REQ, "FLAG", "Pass FLAG to the C compiler in every build of the "
+     "kernel, after kcc's own flags (repeatable). Env: KCC_CFLAGS (split at spaces); the "
+     "compiler: KCC_CC, else CC, else cc.", "Build"},
+    {O_XNVCC, "-Xnvcc", ARG_REQ, "FLAG", "Pass FLAG to nvcc in every build of the kernel "
+     "(repeatable). Env: KCC_NVCCFLAGS; the compiler: NVCC, else nvcc.", "Build"},
+    {O_COMPDB, "-p", ARG_REQ, "DIR", "Take the file's flags from DIR/compile_commands.json, "
+     "as clang tools do (its -I -D -U -std -O -f -m flags).", "Build"},
     {O_DUMP_IR, "--dump-ir", ARG_NONE, NULL, "Print what kcc understood of the file "
      "(entry, functions, parameters, spec, shapes) as JSON.", "Inspection"},
     {O_SUGGEST, "--suggest-spec", ARG_NONE, NULL, "Print a spec inferred from the code, "
@@ -119,11 +135,12 @@ static const Opt OPTS[] = {
     {O_VERBOSE, "-v", ARG_NONE, NULL, "Show each command kcc runs.", "Diagnostics"},
     {O_VERSION, "--version", ARG_NONE, NULL, "Print the version.", "Diagnostics"},
     {O_HELP, "--help", ARG_NONE, NULL, "Print this help.", "Diagnostics"},
+    {O_HELP, "-h", ARG_NONE, NULL, "Same as --help.", "Diagnostics"},
     {O_MAN, "--print-man", ARG_NONE, NULL, "Print the manual page (troff); docs/kcc.1 is "
      "made from it.", "Diagnostics"},
 };
 
-static const char *const SECTIONS[] = {"General", "Inspection", "Verification", "Search",
+static const char *const SECTIONS[] = {"General", "Build", "Inspection", "Verification", "Search",
                                        "Output", "LLM", "Diagnostics"};
 
 /* Match argv[*i] against opt; sets *val for options with arguments.
@@ -313,6 +330,22 @@ static int apply(Options *o, const Opt *opt, const char *val)
 		o->clang_args[o->nclang_args++] = s;
 		break;
 	}
+	case O_XCC:
+	case O_XNVCC: {
+		const char ***v = opt->id == O_XCC ? &o->xcc : &o->xnvcc;
+		int *n = opt->id == O_XCC ? &o->nxcc : &o->nxnvcc;
+		*v = realloc(*v, (size_t)(*n + 1) * sizeof(char *));
+		(*v)[(*n)++] = val; /* argv lives until exit */
+		break;
+	}
+	case O_COMPDB:
+		o->compdb = val;
+		break;
+	case O_OSIZE:
+		diag_error("'%s' is not supported: kcc optimizes for time, not size", opt->name);
+		diag_note("use -O2 (offline autotuning) or -O-llm (LLM search); to keep the file "
+		          "as written, -O0");
+		return EXIT_USER;
 	case O_DUMP_IR:
 		o->mode = MODE_DUMP_IR;
 		break;

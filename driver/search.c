@@ -307,7 +307,7 @@ int driver_search(Arena *a, const Options *o, const Unit *u)
 	                    .samples = so->samples, .dropout = so->dropout,
 	                    .repairs = so->repairs, .tune = true, .flags = o->level == OPT_O2,
 	                    .stop = &interrupted, .progress = isatty(2) && !diag_verbose()};
-	IrOptions io = {.clang_args = o->clang_args, .nclang_args = o->nclang_args,
+	IrOptions io = {.clang_args = (const char **)o->parse_args, .nclang_args = o->nparse_args,
 	                .lang = u->lang, .lang_set = true};
 	cfg.io = &io;
 	if (so->passes && !(cfg.passes = split_passes(a, so->passes, &menu, &cfg.npasses)))

@@ -23,23 +23,33 @@ static void add_flags(Arena *a, const char ***argv, size_t *n, size_t *cap,
 static const char *FIXED[] = {"cc", "-std=gnu17", "-O2", "-march=native", "-fopenmp",
                               "-Wall", "-Wno-unknown-pragmas", "-Wno-unused-function"};
 
-static const char *compiler(void)
+/* The project's compiler (project.c), else $KCC_CC, else $CC (as make's
+ * $(CC)), else cc. */
+static const char *compiler(const TargetProject *pj)
 {
-	const char *cc = getenv("KCC_CC");
+	const char *cc = pj && pj->cc ? pj->cc : getenv("KCC_CC");
+	if (!cc || !*cc)
+		cc = getenv("CC");
 	return cc && *cc ? cc : FIXED[0];
 }
 
 static int cpu_build(const Target *t, Arena *a, const TargetBuild *b, TargetBuilt *out)
 {
 	(void)t;
+	const TargetProject *pj = b->project ? target_project() : NULL;
 	const char **argv = NULL;
 	size_t n = 0, cap = 0;
-	ARENA_PUSH(a, argv, n, cap, compiler());
+	ARENA_PUSH(a, argv, n, cap, compiler(pj));
 	for (size_t i = 1; i < ARRAY_LEN(FIXED); i++)
 		ARENA_PUSH(a, argv, n, cap, FIXED[i]);
 	add_flags(a, &argv, &n, &cap, "-D", b->defines);
 	add_flags(a, &argv, &n, &cap, "-I", b->incdirs);
 	add_flags(a, &argv, &n, &cap, "", b->flags);
+	/* the project's flags after kcc's: its -O3 or -march wins, as on a
+	 * command line; then the candidate's own (-O2's flag search) */
+	if (pj)
+		add_flags(a, &argv, &n, &cap, "", pj->cflags);
+	add_flags(a, &argv, &n, &cap, "", b->cand_flags);
 	const char *tail[] = {"-o", b->exe, b->src, "-lm", NULL};
 	for (size_t i = 0; i < ARRAY_LEN(tail); i++)
 		ARENA_PUSH(a, argv, n, cap, tail[i]);
@@ -136,9 +146,12 @@ static int cpu_describe(const Target *t, Arena *a, TargetInfo *out)
 	out->mem = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
 	read_caches(a, out);
 	Strbuf sb = STRBUF_INIT;
-	sb_adds(&sb, compiler());
+	const TargetProject *pj = target_project();
+	sb_adds(&sb, compiler(pj));
 	for (size_t i = 1; i < ARRAY_LEN(FIXED); i++)
 		sb_addf(&sb, " %s", FIXED[i]);
+	for (int i = 0; pj->cflags && pj->cflags[i]; i++)
+		sb_addf(&sb, " %s", pj->cflags[i]);
 	sb_adds(&sb, " -o harness harness.c -lm (the harness #includes your file)");
 	out->build_line = sb_to_arena(&sb, a);
 	uint64_t llc = out->l3 ? out->l3 : out->l2 ? out->l2 : (8u << 20);

@@ -216,7 +216,10 @@ static int cuda_describe(const Target *t, Arena *a, TargetInfo *out)
 static int cuda_build(const Target *t, Arena *a, const TargetBuild *b, TargetBuilt *out)
 {
 	memset(out, 0, sizeof *out);
-	const char *nvcc = target_which(a, "nvcc", CUDA_DIRS);
+	const TargetProject *pj = b->project ? target_project() : NULL;
+	const char *nvcc = pj && pj->nvcc ? pj->nvcc : getenv("NVCC");
+	if (!nvcc || !*nvcc)
+		nvcc = target_which(a, "nvcc", CUDA_DIRS);
 	if (!nvcc) {
 		out->log = "nvcc not found in PATH or /usr/local/cuda/bin";
 		out->cmdline = "nvcc";
@@ -237,6 +240,10 @@ static int cuda_build(const Target *t, Arena *a, const TargetBuild *b, TargetBui
 		ARENA_PUSH(a, argv, n, cap, arena_printf(a, "-I%s", b->incdirs[i]));
 	for (int i = 0; b->flags && b->flags[i]; i++)
 		ARENA_PUSH(a, argv, n, cap, b->flags[i]);
+	for (int i = 0; pj && pj->nvcc_flags && pj->nvcc_flags[i]; i++)
+		ARENA_PUSH(a, argv, n, cap, pj->nvcc_flags[i]);
+	for (int i = 0; b->cand_flags && b->cand_flags[i]; i++)
+		ARENA_PUSH(a, argv, n, cap, b->cand_flags[i]);
 	const char *tail[] = {"-o", b->exe, b->src, "-lgomp", NULL};
 	for (size_t i = 0; i < ARRAY_LEN(tail); i++)
 		ARENA_PUSH(a, argv, n, cap, tail[i]);

@@ -540,7 +540,8 @@ int target_profile_ask(const Target *t, Arena *a, const Unit *u, const Shape *sh
 		profile_note(a, out, "no profile driver: %s", why ? why : strerror(errno));
 		return -1;
 	}
-	TargetBuild b = {.dir = dir, .src = src, .exe = exe, .flags = t->profile_flags};
+	TargetBuild b = {.dir = dir, .src = src, .exe = exe, .flags = t->profile_flags,
+	                 .project = true};
 	TargetBuilt tb;
 	int rc = -1;
 	if (t->build(t, a, &b, &tb) != 0) {

@@ -28,7 +28,21 @@ typedef struct {
 	const char *const *incdirs;   /* NULL-terminated or NULL */
 	double timeout_s;             /* 0: 300 s (nvcc is slow) */
 	const char *const *flags;     /* extra compiler flags (profile builds); NULL */
+	bool project;                 /* a build of the user's kernel: the project's
+	                                 compiler and flags apply (project.c) */
+	const char *const *cand_flags; /* flags of this one candidate (-O2's flag
+	                                  search), after the project's; NULL */
 } TargetBuild;
+
+/* The project's compiler and flags (project.c), set once by the driver. */
+typedef struct {
+	const char *cc;                 /* C compiler; NULL: $KCC_CC, $CC, cc */
+	const char *nvcc;               /* NULL: $NVCC, nvcc in PATH or CUDA's bin */
+	const char *const *cflags;      /* C builds, after kcc's own; NULL-terminated */
+	const char *const *nvcc_flags;  /* cuda builds, after kcc's own */
+} TargetProject;
+void target_project_set(const TargetProject *p);
+const TargetProject *target_project(void); /* never NULL */
 
 typedef struct {
 	bool ok;

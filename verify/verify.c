@@ -238,7 +238,8 @@ const char *vr_build_unit(VerifyRef *r, const Unit *u, const char *sub, bool pro
 	if (!src || write_file(hfile, src))
 		return NULL;
 	const char *defs[] = {"KCC_PROMOTE", NULL};
-	TargetBuild b = {.dir = d, .src = hfile, .exe = exe, .defines = promote ? defs : NULL};
+	TargetBuild b = {.dir = d, .src = hfile, .exe = exe, .defines = promote ? defs : NULL,
+	                 .project = true};
 	if (r->t->build(r->t, a, &b, tb) != 0) {
 		*why = "build failed";
 		return NULL;

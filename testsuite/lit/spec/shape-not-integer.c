@@ -2,7 +2,7 @@
 // RUN: rm -f %t.out
 // RUN: %exit 1 %kcc -O0 %s -o %t.out 2>&1 | FileCheck %s
 // RUN: test ! -e %t.out
-// CHECK: shape-not-integer.c:10:37: error: expected an integer value for 'K'
+// CHECK: shape-not-integer.c:10:37: error: expected a number for 'K'
 #pragma kcc entry gemm
 #pragma kcc param A in  f32[M*K]
 #pragma kcc param B in  f32[K*N]
