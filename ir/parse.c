@@ -26,6 +26,7 @@ typedef struct {
 	size_t funcs_cap;
 	const char *guess; /* --suggest-spec: a plausible entry */
 	CXCursor guess_cursor;
+	int guess_score;
 } Ctx;
 
 char *ir_clang_str(Arena *a, CXString s)
@@ -312,6 +313,21 @@ static void add_reachable(Ctx *x, CXCursor def)
 
 /* ---- top level ------------------------------------------------------------- */
 
+/* The deepest nest of for/while/do loops under c, into *(int *)d. */
+static enum CXChildVisitResult loop_depth(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) {
+		int inner = 0;
+		clang_visitChildren(c, loop_depth, &inner);
+		if (inner + 1 > *(int *)d)
+			*(int *)d = inner + 1;
+		return CXChildVisit_Continue;
+	}
+	return CXChildVisit_Recurse;
+}
+
 static enum CXChildVisitResult top(CXCursor c, CXCursor parent, CXClientData d)
 {
 	(void)parent;
@@ -322,17 +338,32 @@ static enum CXChildVisitResult top(CXCursor c, CXCursor parent, CXClientData d)
 		return CXChildVisit_Continue;
 	char *name = str(x->a, clang_getCursorSpelling(c));
 	ARENA_PUSH(x->a, x->defined, x->ndefined, x->defined_cap, name);
-	/* The guess for --suggest-spec: the last host function with a pointer
-	 * parameter (helpers usually come before the function that calls them). */
+	/* The guess for --suggest-spec: the host function with the deepest
+	 * loop nest among those taking a pointer or an array (a benchmark's
+	 * file also has main, init_array and print_array); on a tie, a name
+	 * that says kernel wins over init/print/check/main, then the later. */
 	if (k == CXCursor_FunctionDecl && func_kind(c) == FN_HOST) {
 		int n = clang_Cursor_getNumArguments(c);
-		for (int i = 0; i < n; i++)
-			if (clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)i)))
-			        .kind == CXType_Pointer) {
-				x->guess = name;
-				x->guess_cursor = c;
-				break;
-			}
+		bool ptr = false;
+		for (int i = 0; i < n; i++) {
+			enum CXTypeKind tk =
+			    clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)i)))
+			        .kind;
+			ptr |= tk == CXType_Pointer || is_array_kind(tk);
+		}
+		int depth = 0;
+		clang_visitChildren(c, loop_depth, &depth);
+		int score = ptr ? 100 * depth + 10 : 0;
+		if (strstr(name, "kernel"))
+			score += 5;
+		if (!strcmp(name, "main") || !strncmp(name, "init", 4) || !strncmp(name, "print", 5) ||
+		    !strncmp(name, "check", 5) || !strncmp(name, "dump", 4))
+			score -= 50;
+		if (ptr && score >= x->guess_score) {
+			x->guess = name;
+			x->guess_cursor = c;
+			x->guess_score = score;
+		}
 	}
 	const char *want = x->u->spec.entry;
 	if (want && strcmp(name, want) == 0 && !x->found_entry && k == CXCursor_FunctionDecl) {

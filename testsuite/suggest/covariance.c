@@ -1,0 +1,26 @@
+/* covariance of the columns of data (data is centred in place). */
+// EXPECT: #pragma kcc entry kernel_covariance
+// EXPECT: #pragma kcc param data inout f64[n*m]
+// EXPECT: #pragma kcc param cov out f64[m*m]
+// EXPECT: #pragma kcc param mean out f64[m]
+// EXPECT: #pragma kcc flops 2*m*n + m + 2*m*m*n + 2*m*m
+void kernel_covariance(int m, int n, double float_n, double data[n][m], double cov[m][m],
+                       double mean[m])
+{
+	for (int j = 0; j < m; j++) {
+		mean[j] = 0.0;
+		for (int i = 0; i < n; i++)
+			mean[j] += data[i][j];
+		mean[j] /= float_n;
+	}
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < m; j++)
+			data[i][j] -= mean[j];
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < m; j++) {
+			cov[i][j] = 0.0;
+			for (int k = 0; k < n; k++)
+				cov[i][j] += data[k][i] * data[k][j];
+			cov[i][j] /= (float_n - 1.0);
+		}
+}
