@@ -50,6 +50,7 @@ typedef struct {
 	int nreport;
 	bool md;
 	const char *mf, *mt;
+	bool mp;                /* -MP: phony rules for the headers */
 	const char *cache_dir;
 	bool no_cache, offline, cache_stats;
 } SearchOptions;

@@ -16,7 +16,7 @@ typedef enum {
 	O_PASSES, O_LLM, O_LLM_PLAN, O_LLM_CODE, O_BEAM, O_PLANS, O_SAMPLES, O_DROPOUT, O_SEED, O_BUDGET, O_RESUME,
 	O_STATE_DIR, O_MENU, O_REPAIRS, O_NO_GAIN, O_EMIT_PASSES, O_SAVE_TEMPS, O_REPORT, O_MD,
 	O_MF, O_MT, O_LLM_JOBS, O_CACHE_DIR, O_NO_CACHE, O_OFFLINE, O_CACHE_STATS, O_TIMEOUT,
-	O_XCC, O_XNVCC, O_COMPDB, O_OSIZE,
+	O_XCC, O_XNVCC, O_COMPDB, O_OSIZE, O_MP,
 	O_LATER, /* accepted, belongs to a later stage */
 } OptId;
 
@@ -123,6 +123,8 @@ static const Opt OPTS[] = {
      "given twice.", "Output"},
     {O_MD, "-MD", ARG_NONE, NULL, "Write a make dependency file, like gcc.", "Output"},
     {O_MF, "-MF", ARG_REQ, "FILE", "The dependency file's name.", "Output"},
+    {O_MP, "-MP", ARG_NONE, NULL, "With -MD: a rule with no prerequisites for each header, "
+     "like gcc, so a renamed or deleted header does not break make.", "Output"},
     {O_MT, "-MT", ARG_REQ, "TARGET", "The target named in the dependency file.",
      "Output"},
     {O_LLM_JOBS, "--llm-jobs", ARG_REQ, "N", "LLM requests in flight.", "LLM"},
@@ -275,6 +277,7 @@ static int apply_search(Options *o, const Opt *opt, const char *val)
 	case O_MD: s->md = true; break;
 	case O_MF: s->mf = val; break;
 	case O_MT: s->mt = val; break;
+	case O_MP: s->mp = true; break;
 	case O_CACHE_DIR: s->cache_dir = val; break;
 	case O_NO_CACHE: s->no_cache = true; break;
 	case O_OFFLINE: s->offline = true; break;
@@ -402,7 +405,7 @@ static int apply(Options *o, const Opt *opt, const char *val)
 	case O_PASSES: case O_LLM: case O_LLM_PLAN: case O_LLM_CODE: case O_BEAM: case O_PLANS: case O_SAMPLES: case O_DROPOUT:
 	case O_SEED: case O_BUDGET: case O_RESUME: case O_STATE_DIR: case O_MENU: case O_REPAIRS:
 	case O_NO_GAIN: case O_EMIT_PASSES: case O_SAVE_TEMPS: case O_REPORT: case O_MD: case O_MF:
-	case O_MT: case O_LLM_JOBS: case O_CACHE_DIR: case O_NO_CACHE: case O_OFFLINE:
+	case O_MT: case O_MP: case O_LLM_JOBS: case O_CACHE_DIR: case O_NO_CACHE: case O_OFFLINE:
 	case O_CACHE_STATS:
 		return apply_search(o, opt, val);
 	case O_LATER:

@@ -236,9 +236,47 @@ static int emit_result(Arena *a, const Options *o, const Unit *u, const SearchRe
 	return emit_output(o, u, text, strlen(text));
 }
 
+/* -O2's results as Kernel Tuner prints them: one line per configuration
+ * measured, with its time, speed-up over the original (built with the
+ * project's flags) and the verifier's verdict. */
+static void results_table(const SearchResult *r)
+{
+	fprintf(stderr, "kcc: -O2 results at %s (speed-up over the original built with the "
+	                "project's flags):\n", r->shape ? r->shape : "the bench shape");
+	fprintf(stderr, "  %-44s %10s %9s  %s\n", "configuration", "time ms", "speed-up",
+	        "verdict");
+	for (int i = 0; i < r->n; i++) {
+		const Candidate *c = &r->c[i];
+		Strbuf cfg = STRBUF_INIT;
+		if (i == 0)
+			sb_adds(&cfg, "original");
+		if (c->tune && *c->tune)
+			sb_addf(&cfg, "%s%s", cfg.len ? " " : "", c->tune);
+		if (c->cflags && *c->cflags)
+			sb_addf(&cfg, "%s%s", cfg.len ? " " : "", c->cflags);
+		else if (i > 0 && !strncmp(c->option, "flags:", 6))
+			sb_addf(&cfg, "%s%s", cfg.len ? " " : "", c->option);
+		if (!cfg.len)
+			sb_adds(&cfg, c->option && *c->option ? c->option : "-");
+		const char *verdict = !c->correct ? verify_reason_name(c->reason)
+		                      : i == r->best && i > 0 ? "correct, best"
+		                      : i == 0 ? "baseline"
+		                      : c->gain ? "correct, faster"
+		                                : "correct";
+		if (c->measured)
+			fprintf(stderr, "  %-44s %10.4g %8.2fx  %s\n", sb_str(&cfg), c->ms, c->speedup,
+			        verdict);
+		else
+			fprintf(stderr, "  %-44s %10s %9s  %s\n", sb_str(&cfg), "-", "-", verdict);
+		sb_release(&cfg);
+	}
+}
+
 static void summary(const Options *o, const SearchResult *r, const char *out, bool gain,
                     bool write)
 {
+	if (o->level == OPT_O2)
+		results_table(r);
 	const Candidate *b = &r->c[r->best];
 	if (!gain) {
 		diag_warning("no verified improvement over %s (%d candidates%s%s); %s",
@@ -249,10 +287,11 @@ static void summary(const Options *o, const SearchResult *r, const char *out, bo
 		                                        : "nothing written");
 		return;
 	}
-	if (isatty(2) || diag_verbose())
-		fprintf(stderr, "kcc: %s: %.2fx over the original (95%% CI %.2fx-%.2fx), "
-		        "%d candidates; wrote %s\n", o->input, b->speedup, b->lo, b->hi, r->n - 1,
-		        out);
+	if (o->level == OPT_O2 || isatty(2) || diag_verbose())
+		fprintf(stderr, "kcc: %s: %.2fx over the original (95%% CI %.2fx-%.2fx)%s%s, "
+		        "%d candidates; wrote %s\n", o->input, b->speedup, b->lo, b->hi,
+		        b->cflags && *b->cflags ? " with " : "", b->cflags ? b->cflags : "",
+		        r->n - 1, out);
 }
 
 static int finish(Arena *a, const Options *o, const Unit *u, const SearchResult *r,
@@ -267,6 +306,19 @@ static int finish(Arena *a, const Options *o, const Unit *u, const SearchResult 
 	summary(o, r, out, gain, write);
 	if (write && (rc = emit_result(a, o, u, r, gain)) != EXIT_OK)
 		return rc;
+	/* The winning compiler flags (-O2's flag search) next to OUT, always
+	 * (empty when kcc's and the project's own won), for make and CMake to
+	 * build OUT with: a response file, cc @OUT.cflags */
+	if (write && strcmp(out, "-") != 0) {
+		const Candidate *b = &r->c[gain ? r->best : 0];
+		const char *fl = b->cflags && *b->cflags ? arena_printf(a, "%s\n", b->cflags) : "";
+		const char *path = arena_printf(a, "%s.cflags", out);
+		int err = file_write_atomic(path, fl, strlen(fl));
+		if (err) {
+			diag_error("cannot write '%s': %s", path, strerror(err));
+			return EXIT_TOOL;
+		}
+	}
 	int e = write_extras(a, o, u, r, t, out);
 	if (e != EXIT_OK)
 		return e;

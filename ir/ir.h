@@ -179,6 +179,9 @@ typedef struct {
 	char iface[65];        /* interface fingerprint: entry name, return and
 	                          parameter types and names (sha256 hex) */
 	char spec_hash[65];    /* hash of the pragma lines except `tune` */
+	const char *const *build_flags; /* compiler flags of this version (-O2's
+	                                   flag search), after the project's;
+	                                   NULL-terminated, NULL none */
 } Unit;
 
 typedef struct {

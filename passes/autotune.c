@@ -125,6 +125,23 @@ int tune_variants(Search *s, int id, int step)
 	return total <= MAX_EXHAUSTIVE ? exhaustive(s, id, sp, step) : descent(s, id, sp, step);
 }
 
+const char *const *passes_split_flags(Arena *a, const char *flags)
+{
+	const char **v = NULL;
+	size_t n = 0, cap = 0;
+	for (const char *p = flags; p && *p;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *st = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		if (p > st)
+			ARENA_PUSH(a, v, n, cap, arena_strndup(a, st, (size_t)(p - st)));
+	}
+	ARENA_PUSH(a, v, n, cap, NULL);
+	return v;
+}
+
 int flag_variants(Search *s, int id, int step)
 {
 	const Menu *m = s->cfg->menu;
@@ -136,7 +153,13 @@ int flag_variants(Search *s, int id, int step)
 		Candidate k = {.parent = id, .step = step, .repair_of = -1,
 		               .option = arena_printf(s->a, "flags:%s", m->flags[f].name),
 		               .plan = m->flags[f].description, .provider = "", .tune = c->tune};
-		k.text = tune_apply(s->a, c->text, c->len, NULL, 0, &m->flags[f], &k.len);
+		if (*m->flags[f].cflags) {
+			/* the compiler's own flags: the same text, another build */
+			k.text = c->text;
+			k.len = c->len;
+			k.cflags = m->flags[f].cflags;
+		} else
+			k.text = tune_apply(s->a, c->text, c->len, NULL, 0, &m->flags[f], &k.len);
 		int at = search_add(s, &k);
 		if (eval_candidate(s, at, true) != 0)
 			return -1;

@@ -185,7 +185,14 @@ static int measure(Search *s, Candidate *c, const Unit *u)
 int eval_candidate(Search *s, int id, bool bench)
 {
 	Candidate *c = &s->r->c[id];
-	sha256_hex(c->text, c->len, c->sha);
+	if (c->cflags && *c->cflags) { /* the same text built another way */
+		Strbuf sb = STRBUF_INIT;
+		sb_addn(&sb, c->text, c->len);
+		sb_addf(&sb, "\n/* kcc cflags: %s */\n", c->cflags);
+		sha256_hex(sb.buf, sb.len, c->sha);
+		sb_release(&sb);
+	} else
+		sha256_hex(c->text, c->len, c->sha);
 	if (memo_load(s, c, bench)) {
 		diag_trace("kcc: candidate %d: %s (remembered)", id,
 		           c->correct ? "correct" : verify_reason_name(c->reason));
@@ -196,6 +203,8 @@ int eval_candidate(Search *s, int id, bool bench)
 	capture_begin(&cap);
 	Unit *u = ir_parse(s->a, c->file, c->text, c->len, s->cfg->io, false);
 	const char *errs = capture_end(&cap, s->a);
+	if (u && c->cflags && *c->cflags)
+		u->build_flags = passes_split_flags(s->a, c->cflags);
 	Verdict v;
 	memset(&v, 0, sizeof v);
 	if (!u)

@@ -37,6 +37,8 @@ int tune_variants(Search *s, int id, int step);
 /* Variants of candidate id with each of the menu's compiler-flag blocks
  * (children of id, option "flags:NAME"). Count added, or -1. */
 int flag_variants(Search *s, int id, int step);
+/* "-O3 -floop-nest-optimize" as a NULL-terminated argv (split at spaces). */
+const char *const *passes_split_flags(Arena *a, const char *flags);
 /* Did c gain on its parent beyond the noise gate? */
 bool search_gain(const Search *s, const Candidate *c);
 

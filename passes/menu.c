@@ -57,7 +57,8 @@ static int section(MenuParser *p, const char *s, size_t n)
 			ARENA_PUSH(p->a, p->m->opts, p->m->nopts, p->m->opts_cap, o);
 			p->sec = SEC_OPTION;
 		} else {
-			MenuFlag f = {.name = name, .top = "", .bottom = "", .description = ""};
+			MenuFlag f = {.name = name, .top = "", .bottom = "", .description = "",
+			              .cflags = ""};
 			ARENA_PUSH(p->a, p->m->flags, p->m->nflags, p->m->flags_cap, f);
 			p->sec = SEC_FLAGS;
 		}
@@ -81,6 +82,8 @@ static const char **field(MenuParser *p, const char *key)
 	}
 	if (p->sec == SEC_FLAGS && !strcmp(key, "description"))
 		return &p->m->flags[p->m->nflags - 1].description;
+	if (p->sec == SEC_FLAGS && !strcmp(key, "cflags"))
+		return &p->m->flags[p->m->nflags - 1].cflags;
 	return NULL;
 }
 

@@ -36,6 +36,9 @@ typedef struct {
 	const char *name;
 	const char *top, *bottom; /* "" when none; each ends in '\n' */
 	const char *description;
+	const char *cflags;       /* `cflags:` the compiler flags themselves
+	                             ("-O3 -floop-nest-optimize"), given to the
+	                             build after the project's; "" when none */
 } MenuFlag;
 
 typedef struct {
@@ -108,6 +111,8 @@ typedef struct {
 	bool gain;           /* faster than its parent beyond the noise gate */
 	bool accepted;       /* entered the beam */
 	const char *tune;    /* "BM=64 BN=32" chosen by the tuner, "" none */
+	const char *cflags;  /* compiler flags it is built with (-O2's flag
+	                        search), "" or NULL none */
 	long tokens_in, tokens_out;
 	double usd;
 	double verify_s, bench_s;

@@ -157,8 +157,10 @@ void profile_candidate(Search *s, int id)
 	Profile *p = arena_alloc(s->a, sizeof *p);
 	const char *path = memo_file(s, c, ask);
 	if (!memo_load(s, path, p)) {
-		const Unit *u = id == 0 ? s->cfg->orig
-		                        : ir_parse(s->a, c->file, c->text, c->len, s->cfg->io, false);
+		Unit *pu = id == 0 ? NULL : ir_parse(s->a, c->file, c->text, c->len, s->cfg->io, false);
+		if (pu && c->cflags && *c->cflags)
+			pu->build_flags = passes_split_flags(s->a, c->cflags);
+		const Unit *u = id == 0 ? s->cfg->orig : pu;
 		const Shape *sh = u ? target_profile_shape(s->cfg->target, s->cfg->orig) : NULL;
 		if (!u || !sh)
 			profile_note(s->a, p, "no profile: the candidate has no usable shape");

@@ -24,6 +24,7 @@ static cJSON *candidate_json(const Candidate *c)
 	cJSON_AddStringToObject(o, "plan", c->plan ? c->plan : "");
 	cJSON_AddStringToObject(o, "provider", c->provider ? c->provider : "");
 	cJSON_AddStringToObject(o, "tune", c->tune ? c->tune : "");
+	cJSON_AddStringToObject(o, "cflags", c->cflags ? c->cflags : "");
 	cJSON_AddStringToObject(o, "sha256", c->sha);
 	cJSON_AddStringToObject(o, "file", c->file ? c->file : "");
 	cJSON_AddStringToObject(o, "verdict", c->correct ? "correct" : "rejected");
@@ -326,15 +327,20 @@ char *search_header(Arena *a, const SearchResult *r, const Unit *orig)
 	char h[65];
 	sha256_hex(orig->text, orig->len, h);
 	const Candidate *b = &r->c[r->best];
+	const char *flags = b->cflags && *b->cflags
+	                        ? arena_printf(a, " * compiler flags: %s (measured with them: build "
+	                                          "with OUT.cflags, e.g. cc @OUT.cflags)\n",
+	                                       b->cflags)
+	                        : "";
 	return arena_printf(a,
 	    "/* kcc:begin header: written by kcc %s; kcc replaces this block when it reads "
 	    "the file again\n"
-	    " * passes: %s\n"
+	    " * passes: %s\n%s"
 	    " * device: %s\n"
 	    " * original: %s sha256 %s, spec sha256 %s\n"
 	    " * measured: %.2fx over the original (95%% CI %.2fx-%.2fx) at %s, %.4g ms\n"
 	    " * reproduce: kcc --check ORIGINAL THIS-FILE --bench\n"
 	    " * kcc:end header */\n",
-	    KCC_VERSION, passes, r->device, orig->path, h, orig->spec_hash,
+	    KCC_VERSION, passes, flags, r->device, orig->path, h, orig->spec_hash,
 	    b->speedup, b->lo, b->hi, r->shape ? r->shape : "the bench shape", b->ms);
 }

@@ -541,7 +541,7 @@ int target_profile_ask(const Target *t, Arena *a, const Unit *u, const Shape *sh
 		return -1;
 	}
 	TargetBuild b = {.dir = dir, .src = src, .exe = exe, .flags = t->profile_flags,
-	                 .project = true};
+	                 .project = true, .cand_flags = u->build_flags};
 	TargetBuilt tb;
 	int rc = -1;
 	if (t->build(t, a, &b, &tb) != 0) {

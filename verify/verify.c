@@ -239,7 +239,7 @@ const char *vr_build_unit(VerifyRef *r, const Unit *u, const char *sub, bool pro
 		return NULL;
 	const char *defs[] = {"KCC_PROMOTE", NULL};
 	TargetBuild b = {.dir = d, .src = hfile, .exe = exe, .defines = promote ? defs : NULL,
-	                 .project = true};
+	                 .project = true, .cand_flags = u->build_flags};
 	if (r->t->build(r->t, a, &b, tb) != 0) {
 		*why = "build failed";
 		return NULL;
