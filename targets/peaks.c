@@ -150,6 +150,9 @@ static void cpu_datasheet(Arena *a, const TargetInfo *info, ProfilePeaks *pk)
 	int cores = info->cores > 0 ? info->cores : 1;
 	pk->est_gflops = cores * lanes * 2 * 2 * ghz;
 	pk->est_gbps = cores * 2 * lanes * 4 * ghz;
+	pk->est_unit[PEAK_FP32] = pk->est_gflops;
+	pk->est_unit[PEAK_FP64] = pk->est_gflops / 2;
+	pk->est_unit[PEAK_FP32_SCALAR] = pk->est_gflops / lanes;
 }
 
 int cpu_peaks(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *out)
@@ -205,6 +208,11 @@ int cuda_peaks(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *o
 	double tc = info.cores * tc_per_clock(cc) * info.clock_ghz * (cc >= 89 ? 2 : 1);
 	out->est_gflops = tc > info.peak_gflops ? tc : info.peak_gflops;
 	out->est_gbps = info.peak_gbps;
+	out->est_dram_gbps = info.peak_gbps;
+	out->est_unit[PEAK_FP32] = info.peak_gflops;
+	out->est_unit[PEAK_TC_F16] = out->est_unit[PEAK_TC_BF16] =
+	    info.cores * tc_per_clock(cc) * info.clock_ghz;
+	out->est_unit[PEAK_TC_TF32] = out->est_unit[PEAK_TC_F16] / 2;
 	if (rc == 0) {
 		out->source = out->busy ? "measured by kcc's micro-benchmarks while the device "
 		                          "was busy: lower than the hardware's"
