@@ -1,8 +1,8 @@
 /* kcc:begin header: written by kcc 0.1.0; kcc replaces this block when it reads the file again
  * passes: tensor-cores, cp-async-pipelining, tensor-cores, cp-async-pipelining
  * device: NVIDIA H100 80GB HBM3 (sm_90a), 132 SMs, L2 50 MiB, 81079 MiB memory, ~66908 GFLOP/s fp32, ~3352 GB/s
- * original: /tmp/tree/examples/gemm_f16.cu sha256 73bcc4ae11fa015b2018150fd19c725a0e9aa02ccf15d6f6a9b161c9808c0a79, spec sha256 6ac682bf647a6d83f480236858c81506293014b1ac49008f5ba3e7f4da149ac3
- * measured: 159.86x over the original (95% CI 159.69x-160.15x) at M=8192 N=8192 K=8192, 1.545 ms
+ * original: /work/main/examples/gemm_f16.cu sha256 73bcc4ae11fa015b2018150fd19c725a0e9aa02ccf15d6f6a9b161c9808c0a79, spec sha256 6ac682bf647a6d83f480236858c81506293014b1ac49008f5ba3e7f4da149ac3
+ * measured: 162.80x over the original (95% CI 162.19x-163.52x) at M=8192 N=8192 K=8192, 1.516 ms
  * reproduce: kcc --check ORIGINAL THIS-FILE --bench
  * kcc:end header */
 /*
