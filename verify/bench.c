@@ -342,9 +342,12 @@ static void physical_floor(VerifyRef *r, const Case *c, BenchResult *b)
 		vr_verdict_note(r->a, &b->verdict, "speed-up over 10x: check the report");
 }
 
+/* The same version: the same text built the same way (-O2's flag search
+ * builds the original's text with other flags: a version of its own). */
 static bool same_text(const Unit *x, const Unit *y)
 {
-	return x->len == y->len && !memcmp(x->text, y->text, x->len);
+	return x->len == y->len && !memcmp(x->text, y->text, x->len) && !x->build_flags &&
+	       !y->build_flags;
 }
 
 int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *b)
