@@ -270,6 +270,9 @@ int driver_project(Arena *a, Options *o)
 		push(&cflags, "-iquote");
 		push(&cflags, d);
 		push(&nvflags, arena_printf(a, "-I%s", d));
+		/* candidates are parsed from copies in the state dir */
+		push(&clang, "-iquote");
+		push(&clang, d);
 	}
 	TargetProject pj = {.cflags = done(&cflags), .nvcc_flags = done(&nvflags)};
 	const char *cc = getenv("KCC_CC");
