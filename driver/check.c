@@ -24,6 +24,9 @@ static Unit *load_candidate(Arena *a, const Options *o, char **text, size_t *len
 	return ir_parse(a, o->cand, *text, *len, &io, false);
 }
 
+static int check_with(Arena *a, const Options *o, const Target *t, Unit *ref, Unit *cand,
+                      const char *text, size_t len, Runner *rn);
+
 int driver_check(Arena *a, const Options *o)
 {
 	int rc = EXIT_OK;
@@ -31,18 +34,34 @@ int driver_check(Arena *a, const Options *o)
 	if (!ref)
 		return rc;
 	const Target *t = driver_target(o, ref);
-	if (t && (rc = driver_device(a, t, ref)))
+	/* Elsewhere, the device is the runner's: it answers when it runs. */
+	if (t && !o->runner && (rc = driver_device(a, t, ref)))
 		return rc;
 	char *text = NULL;
 	size_t len = 0;
 	Unit *cand = load_candidate(a, o, &text, &len, &rc);
 	if (!cand && rc)
 		return rc;
+	Runner *rn = NULL;
+	if ((rc = driver_runner(a, o, &rn)))
+		return rc;
+	rc = check_with(a, o, t, ref, cand, text, len, rn);
+	runner_cleanup(rn);
+	return rc;
+}
 
+static int check_with(Arena *a, const Options *o, const Target *t, Unit *ref, Unit *cand,
+                      const char *text, size_t len, Runner *rn)
+{
+	int rc = EXIT_OK;
 	VerifyOptions vo;
 	driver_verify_options(a, o, t, &vo);
+	vo.runner = rn;
 	VerifyRef *r = NULL;
 	if (verify_ref_prepare(a, ref, &vo, &r) != 0) {
+		verify_ref_release(r);
+		if (runner_failed(rn))
+			return EXIT_TOOL;
 		diag_note("the reference '%s' must build and run before anything can be "
 		          "checked against it", o->input);
 		return EXIT_USER;
@@ -53,6 +72,9 @@ int driver_check(Arena *a, const Options *o)
 		rc = verify_candidate(r, cand, &v) == 0 ? EXIT_OK : EXIT_TOOL;
 	else
 		verify_unparsed(r, o->cand, text, len, &v);
+	if (rc == EXIT_TOOL && runner_failed(rn))
+		diag_note("nothing was decided about '%s'; run the same command again when %s "
+		          "answers", o->cand, rn->where);
 	if (rc == EXIT_OK) {
 		verify_print_verdict(stdout, &v);
 		rc = v.reason == VR_OK ? EXIT_OK : EXIT_USER;
@@ -69,6 +91,10 @@ int driver_check(Arena *a, const Options *o)
 				rc = EXIT_USER;
 			}
 		}
+	}
+	if (rc != EXIT_TOOL && runner_failed(rn)) { /* during --bench */
+		diag_error("%s", runner_failed(rn));
+		rc = EXIT_TOOL;
 	}
 	if (o->keep_temps && v.tmpdir)
 		fprintf(stderr, "kcc: kept the verifier's files in %s\n", v.tmpdir);

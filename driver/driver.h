@@ -77,6 +77,7 @@ typedef struct {
 	bool bench;           /* --check ... --bench */
 	double timeout_s;     /* --timeout: the original's calibration ceiling; 0 default */
 	bool allow_libs, paranoid, keep_temps; /* verification */
+	const char *runner;   /* --runner; NULL = local */
 	const char *unimplemented; /* first option of a later stage that was used */
 	SearchOptions search;
 	int argc;             /* the command line, for "resume with: ..." */
@@ -105,6 +106,8 @@ const Target *driver_target(const Options *o, const Unit *u);
  * u: EXIT_OK, or EXIT_TOOL with an error saying so — a missing GPU is not
  * the kernel's fault, and must not read like one. */
 int driver_device(Arena *a, const Target *t, const Unit *u);
+/* --runner, opened (runner.c); EXIT_TOOL with a message when it cannot be. */
+int driver_runner(Arena *a, const Options *o, Runner **out);
 /* The cache dir (LLM answers, verdict memo, measured peaks): --cache-dir,
  * else $XDG_CACHE_HOME/kcc, else ~/.cache/kcc. */
 const char *driver_cache_dir(Arena *a, const Options *o);

@@ -16,7 +16,7 @@ typedef enum {
 	O_PASSES, O_LLM, O_LLM_PLAN, O_LLM_CODE, O_BEAM, O_PLANS, O_SAMPLES, O_DROPOUT, O_SEED, O_BUDGET, O_RESUME,
 	O_STATE_DIR, O_MENU, O_REPAIRS, O_NO_GAIN, O_EMIT_PASSES, O_SAVE_TEMPS, O_REPORT, O_MD,
 	O_MF, O_MT, O_LLM_JOBS, O_CACHE_DIR, O_NO_CACHE, O_OFFLINE, O_CACHE_STATS, O_TIMEOUT,
-	O_XCC, O_XNVCC, O_COMPDB, O_OSIZE, O_MP,
+	O_XCC, O_XNVCC, O_COMPDB, O_OSIZE, O_MP, O_RUNNER,
 	O_LATER, /* accepted, belongs to a later stage */
 } OptId;
 
@@ -93,8 +93,10 @@ static const Opt OPTS[] = {
      "(default 1, so reruns are reproducible and hit the cache).", "Search"},
     {O_BUDGET, "--budget", ARG_REQ, "calls:N,usd:X,time:T", "Stop the search at this spend; "
      "time in s, m or h.", "Search"},
-    {O_LATER, "--runner", ARG_REQ, "local|ssh://HOST|slurm[:PART]", "Where candidates run.",
-     "Search"},
+    {O_RUNNER, "--runner", ARG_REQ, "local|ssh://[USER@]HOST[:PORT]|slurm[:PART][,account=A][,qos=Q]",
+     "Where builds and runs happen: this machine (default), a machine behind ssh "
+     "(command from KCC_SSH) or SLURM jobs (extra sbatch arguments from KCC_SBATCH_ARGS). "
+     "See docs/runners.md.", "Verification"},
     {O_RESUME, "--resume", ARG_REQ, "DIR", "Continue the search saved in DIR "
      "(the state dir of an earlier run on the same input).", "Search"},
     {O_STATE_DIR, "--state-dir", ARG_REQ, "DIR", "Keep the run's state (requests, answers, "
@@ -408,6 +410,15 @@ static int apply(Options *o, const Opt *opt, const char *val)
 	case O_MT: case O_MP: case O_LLM_JOBS: case O_CACHE_DIR: case O_NO_CACHE: case O_OFFLINE:
 	case O_CACHE_STATS:
 		return apply_search(o, opt, val);
+	case O_RUNNER:
+		if (strcmp(val, "local") && strncmp(val, "ssh://", 6) && strcmp(val, "slurm") &&
+		    strncmp(val, "slurm:", 6) && strncmp(val, "slurm,", 6)) {
+			diag_error("invalid argument '%s' to --runner", val);
+			diag_note("use local, ssh://[user@]host[:port] or slurm[:PARTITION]");
+			return EXIT_USER;
+		}
+		o->runner = strcmp(val, "local") ? val : NULL;
+		break;
 	case O_LATER:
 		if (!o->unimplemented)
 			o->unimplemented = opt->name;

@@ -340,17 +340,29 @@ static int finish(Arena *a, const Options *o, const Unit *u, const SearchResult 
 	return rc;
 }
 
+static int search_with(Arena *a, const Options *o, const Unit *u, const Target *t, Runner *rn);
+
 int driver_search(Arena *a, const Options *o, const Unit *u)
 {
-	const SearchOptions *so = &o->search;
 	const Target *t = driver_target(o, u);
 	if (!t) {
 		diag_error("the target '%s' cannot run kernels yet", o->target);
 		return EXIT_TOOL;
 	}
-	int drc = driver_device(a, t, u);
+	int drc = o->runner ? EXIT_OK : driver_device(a, t, u);
 	if (drc)
 		return drc;
+	Runner *rn = NULL;
+	if ((drc = driver_runner(a, o, &rn)))
+		return drc;
+	drc = search_with(a, o, u, t, rn);
+	runner_cleanup(rn);
+	return drc;
+}
+
+static int search_with(Arena *a, const Options *o, const Unit *u, const Target *t, Runner *rn)
+{
+	const SearchOptions *so = &o->search;
 	Menu menu;
 	if (menu_load(a, t->name, so->menu, &menu))
 		return EXIT_USER;
@@ -374,6 +386,7 @@ int driver_search(Arena *a, const Options *o, const Unit *u)
 	if (o->level == OPT_OLLM && (rc = make_llm(a, o, cfg.state_dir, &cfg)))
 		return rc;
 	driver_verify_options(a, o, t, &cfg.vo);
+	cfg.vo.runner = rn;
 	struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART}, old;
 	sigaction(SIGINT, &sa, &old);
 	SearchResult r;

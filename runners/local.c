@@ -1,6 +1,7 @@
 /*
  * local.c — the local runner: commands run on this machine through
- * proc_run(). The ssh and slurm runners implement the same Runner.
+ * proc_run(), and files are already where they are needed. The ssh and
+ * slurm runners implement the same Runner.
  */
 #include "runner.h"
 
@@ -14,6 +15,7 @@ Runner *runner_local(Arena *a)
 {
 	Runner *r = arena_alloc(a, sizeof *r);
 	r->name = "local";
+	r->where = "this machine";
 	r->run = local_run;
 	return r;
 }

@@ -31,6 +31,8 @@ typedef struct {
 	                                 (the cmd: provider); never for candidates */
 	size_t max_output;            /* cap on captured stdout and stderr each;
 	                                 0 = 64 MiB. Excess is dropped, flagged. */
+	bool exclusive;               /* a timed run: it needs the device alone
+	                                 (slurm: an --exclusive job) */
 } ProcSpec;
 
 typedef struct {
@@ -60,17 +62,94 @@ const char *proc_tail(const char *text, int n);
 /* Is this environment variable name a secret to scrub? */
 bool proc_is_secret(const char *name);
 
-/* ---- runners: where a batch of commands runs --------------------------------- */
+/* ---- runners: where commands run -------------------------------------------- */
 
+/* A Runner is a place where kcc's builds and harness runs happen: this
+ * machine ("local"), a machine behind ssh ("ssh://[user@]host[:port]") or
+ * the nodes of a SLURM cluster ("slurm[:PARTITION]"). As QBE's Target, it
+ * is a struct of function pointers, and the verifier never asks which one
+ * it holds: it puts the files a command needs there, runs the command
+ * there with kcc's limits, brings the files it wrote back, and at the end
+ * removes everything it made there. Comparison of outputs stays in kcc, on
+ * this machine: what comes back are files.
+ *
+ * Paths: the caller names files by their absolute local paths. A runner
+ * whose files live elsewhere (ssh) keeps a mirror of them under its own
+ * root there and rewrites every local path in an argv or cwd that lies
+ * under something it was given with put(); slurm assumes (and checks at
+ * start) a file system shared with the nodes, so its put/get are no-ops.
+ *
+ * Failures of the runner itself (the ssh connection lost, a job cancelled
+ * or stuck on a drained node) are not the candidate's: run() then returns
+ * -1 with r->spawn_failed, and runner_failed() says why, so the verifier
+ * reports a tool failure instead of rejecting the candidate. */
 typedef struct Runner Runner;
 struct Runner {
-	const char *name; /* "local", "ssh", "slurm" */
-	/* Run spec in directory dir (created by the runner on its side). */
+	const char *name;  /* "local", "ssh", "slurm" */
+	const char *where; /* for messages: "this machine", "ssh://gpu1", "slurm:gpu" */
+	/* Where work dirs must be made so the runner can reach them (slurm: a
+	 * dir on the shared file system); NULL: anywhere ($TMPDIR). */
+	const char *workdir;
+	/* Make these local files or directories (absolute paths, NULL-ended)
+	 * available there. 0, or -1 (runner_failed() says why). */
+	int (*put)(Runner *self, Arena *a, const char *const *paths);
+	/* Run spec there, with its limits enforced there. Like proc_run: 0 when
+	 * it ran, whatever its status; -1 when it could not be run. */
 	int (*run)(Runner *self, Arena *a, const ProcSpec *spec, ProcResult *r);
+	/* Run n commands that do not depend on each other, at once where the
+	 * runner can (slurm: one job array). rs[i] as run() fills it; -1 when
+	 * the runner failed (runner_failed() says why). */
+	int (*batch)(Runner *self, Arena *a, const ProcSpec *specs, int n, ProcResult *rs);
+	/* Bring these files (absolute local paths) back: each one that exists
+	 * there as a regular file replaces the local one; the others are
+	 * removed here. 0, or -1 when the runner failed. */
+	int (*get)(Runner *self, Arena *a, const char *const *paths);
+	/* put, run, get in one trip where the runner can (ssh: one round trip
+	 * over the connection); NULL: the three calls. put and get may be NULL. */
+	int (*exec)(Runner *self, Arena *a, const ProcSpec *spec, const char *const *put,
+	            const char *const *get, ProcResult *r);
+	/* Remove what the runner made there, close connections, cancel jobs.
+	 * Safe to call twice. */
+	void (*cleanup)(Runner *self);
+	const char *error; /* set when the runner itself failed; NULL while fine */
 	void *state;
+	struct RunnerDeferred *deferred; /* between runner_defer_begin and _end */
 };
 
+/* "local", "ssh://[user@]host[:port]" or "slurm[:PARTITION]" (NULL or ""
+ * means local). tmpdir is kcc's local temp dir for the runner's own files
+ * (ssh control socket, slurm job scripts; NULL: $TMPDIR). The runner is
+ * ready to use, or NULL with *why set. */
+Runner *runner_open(Arena *a, const char *spec, const char *tmpdir, const char **why);
 Runner *runner_local(Arena *a);
+Runner *runner_ssh(Arena *a, const char *url, const char *tmpdir, const char **why);
+Runner *runner_slurm(Arena *a, const char *partition, const char *tmpdir, const char **why);
+
+/* The verifier's calls: NULL means the local runner. */
+int runner_put(Runner *r, Arena *a, const char *const *paths);
+int runner_run(Runner *r, Arena *a, const ProcSpec *spec, ProcResult *out);
+int runner_batch(Runner *r, Arena *a, const ProcSpec *specs, int n, ProcResult *rs);
+int runner_get(Runner *r, Arena *a, const char *const *paths);
+/* put (NULL: nothing), run, get (NULL: nothing): -1 when the runner
+ * failed or the command could not start, as proc_run. */
+int runner_exec(Runner *r, Arena *a, const ProcSpec *spec, const char *const *put,
+                const char *const *get, ProcResult *out);
+void runner_cleanup(Runner *r);
+/* Batches through code that runs one command at a time (a Target's run):
+ * when r runs batches at once (slurm), runner_defer_begin() returns true
+ * and until runner_defer_end() every runner_run/runner_exec only records
+ * its command (argv, env and cwd copied) and where its result goes; _end
+ * runs them all as one batch (one job array) and fills those results. A
+ * caller reads no result before _end. false: r has no batches, and
+ * nothing is deferred. _end: 0, or -1 when the runner failed. */
+bool runner_defer_begin(Runner *r, Arena *a);
+int runner_defer_end(Runner *r, Arena *a);
+/* Why the runner failed, or NULL while it works. */
+const char *runner_failed(const Runner *r);
+/* A signal handler for SIGINT/SIGTERM while r works: it runs r's prepared
+ * clean-up commands (remove the remote dir, cancel the jobs), then dies of
+ * the signal. Only for modes without a handler of their own (--check). */
+void runner_cleanup_on_signal(Runner *r);
 
 /* Runnable tasks beside kcc's own, per cpu (from /proc/loadavg's
  * running count): 0 on an idle machine, 1 with a busy loop on every cpu. */

@@ -250,7 +250,7 @@ static int cuda_build(const Target *t, Arena *a, const TargetBuild *b, TargetBui
 	ProcSpec ps = {.argv = argv, .cwd = b->dir,
 	               .timeout_s = b->timeout_s > 0 ? b->timeout_s : 300};
 	ProcResult r;
-	proc_run(a, &ps, &r);
+	runner_exec(b->runner, a, &ps, b->put, NULL, &r);
 	out->ok = proc_ok(&r);
 	out->cmdline = proc_cmdline(a, argv);
 	out->log = arena_printf(a, "%s%s%s", r.err, r.out,

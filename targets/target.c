@@ -51,8 +51,9 @@ int target_run_proc(Arena *a, const TargetRun *r, bool limit_as, ProcResult *out
 	    .fsize_bytes = r->fsize_bytes,
 	    .env_extra = RUN_ENV,
 	    .max_output = 1 << 20,
+	    .exclusive = r->exclusive,
 	};
-	return proc_run(a, &ps, out);
+	return runner_exec(r->runner, a, &ps, r->put, r->get, out);
 }
 
 const char *target_which(Arena *a, const char *prog, const char *const *extra_dirs)

@@ -32,6 +32,8 @@ typedef struct {
 	                                 compiler and flags apply (project.c) */
 	const char *const *cand_flags; /* flags of this one candidate (-O2's flag
 	                                  search), after the project's; NULL */
+	Runner *runner;               /* where it builds; NULL: here */
+	const char *const *put;       /* what the runner must put there first; NULL */
 } TargetBuild;
 
 /* The project's compiler and flags (project.c), set once by the driver. */
@@ -58,6 +60,10 @@ typedef struct {
 	double timeout_s;         /* 0: 10 s */
 	uint64_t mem_bytes;       /* RLIMIT_AS where the target allows it */
 	uint64_t fsize_bytes;     /* RLIMIT_FSIZE */
+	Runner *runner;           /* where it runs; NULL: here */
+	bool exclusive;           /* a timed run: the device alone */
+	const char *const *put;   /* files the runner puts there first; NULL */
+	const char *const *get;   /* files it brings back after; NULL */
 } TargetRun;
 
 /* The hardware, as the prompts and the report show it. Sizes in bytes;

@@ -81,6 +81,12 @@ typedef struct {
 	double when;    /* monotonic time of its last measurement */
 } BenchMemo;
 
+/* A harness run done ahead in a batch (a job array), waiting to be taken. */
+typedef struct {
+	const char *exe, *plan, *tag; /* exe NULL: taken */
+	ProcResult pr;
+} Prefetch;
+
 struct VerifyRef {
 	Arena *a;
 	VerifyOptions o;
@@ -98,6 +104,8 @@ struct VerifyRef {
 	int ncand;
 	const char **notes;
 	int nnotes, capnotes;
+	Prefetch *pre;         /* runs done ahead (runners/: slurm's arrays) */
+	int npre;
 	const Unit *last_cand; /* the last candidate built, for verify_bench */
 	const char *last_exe;
 	BenchMemo bench;

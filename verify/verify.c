@@ -238,13 +238,82 @@ const char *vr_build_unit(VerifyRef *r, const Unit *u, const char *sub, bool pro
 	if (!src || write_file(hfile, src))
 		return NULL;
 	const char *defs[] = {"KCC_PROMOTE", NULL};
+	const char *put[] = {d, NULL};
 	TargetBuild b = {.dir = d, .src = hfile, .exe = exe, .defines = promote ? defs : NULL,
-	                 .project = true, .cand_flags = u->build_flags};
+	                 .project = true, .cand_flags = u->build_flags, .runner = r->o.runner,
+	                 .put = put};
 	if (r->t->build(r->t, a, &b, tb) != 0) {
-		*why = "build failed";
+		*why = runner_failed(r->o.runner) ? runner_failed(r->o.runner) : "build failed";
 		return NULL;
 	}
 	return exe;
+}
+
+/* Start exe on plan through the target and the runner (runners/ puts the
+ * plan where the harness runs and brings its results file back; timed
+ * plans need the device alone). */
+static int start_harness(VerifyRef *r, const char *exe, const char *plan, const char *tag,
+                         double timeout, ProcResult *pr)
+{
+	Arena *a = r->a;
+	const char *out = arena_printf(a, "%s.%s.out", plan, tag);
+	const char *argv[] = {exe, plan, out, NULL};
+	char *cwd = arena_strdup(a, exe);
+	*strrchr(cwd, '/') = 0;
+	const char *put[] = {plan, NULL}, *get[] = {out, NULL};
+	TargetRun tr = {.argv = argv, .cwd = cwd, .timeout_s = timeout,
+	                .mem_bytes = r->o.mem_bytes, .fsize_bytes = r->o.fsize_bytes,
+	                .runner = r->o.runner, .exclusive = strstr(plan, "/bench") != NULL,
+	                .put = put, .get = get};
+	unlink(out); /* a harness that dies early must not leave old results readable */
+	return r->t->run(r->t, a, &tr, pr);
+}
+
+/* ---- batches: slurm's job arrays ------------------------------------------------ */
+
+/* Forget runs done ahead that nobody took, and their results files. */
+static void prefetch_drop(VerifyRef *r)
+{
+	for (int i = 0; i < r->npre; i++)
+		if (r->pre[i].exe)
+			unlink(arena_printf(r->a, "%s.%s.out", r->pre[i].plan, r->pre[i].tag));
+	r->npre = 0;
+}
+
+/* With a runner that runs batches at once, run every case of each exe
+ * (tags[k]: "ref" and "f64" under the ceiling, "cand" under the limit from
+ * the original's time at that case) ahead in one batch; vr_run_harness
+ * takes the results. Nothing happens with other runners. */
+static void prefetch(VerifyRef *r, const char *const *exes, const char *const *tags, int nexe)
+{
+	prefetch_drop(r);
+	if (!r->ncases || !runner_defer_begin(r->o.runner, r->a))
+		return;
+	r->pre = arena_alloc(r->a, sizeof *r->pre * (size_t)(nexe * r->ncases));
+	for (int k = 0; k < nexe; k++)
+		for (int i = 0; exes[k] && i < r->ncases; i++) {
+			Prefetch *p = &r->pre[r->npre++];
+			*p = (Prefetch){exes[k], r->cases[i].plan, tags[k], {0}};
+			double limit = strcmp(tags[k], "cand") ? r->o.ceiling_s
+			                                       : vr_limit(r, r->cases[i].ref_wall);
+			start_harness(r, p->exe, p->plan, p->tag, limit, &p->pr);
+		}
+	if (runner_defer_end(r->o.runner, r->a) != 0)
+		prefetch_drop(r);
+}
+
+static bool prefetched(VerifyRef *r, const char *exe, const char *plan, const char *tag,
+                       ProcResult *pr)
+{
+	for (int i = 0; i < r->npre; i++) {
+		Prefetch *p = &r->pre[i];
+		if (p->exe && !strcmp(p->exe, exe) && !strcmp(p->plan, plan) && !strcmp(p->tag, tag)) {
+			*pr = p->pr;
+			p->exe = NULL;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* Run exe on plan; results parsed into *res. The reason for a run that
@@ -255,17 +324,16 @@ VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan,
 {
 	Arena *a = r->a;
 	const char *out = arena_printf(a, "%s.%s.out", plan, tag);
-	const char *argv[] = {exe, plan, out, NULL};
-	char *cwd = arena_strdup(a, exe);
-	*strrchr(cwd, '/') = 0;
-	TargetRun tr = {.argv = argv, .cwd = cwd, .timeout_s = timeout,
-	                .mem_bytes = r->o.mem_bytes, .fsize_bytes = r->o.fsize_bytes};
 	ProcResult pr;
 	memset(res, 0, sizeof *res);
-	int started = r->t->run(r->t, a, &tr, &pr);
+	bool pre = prefetched(r, exe, plan, tag, &pr);
+	int started = pre ? (pr.spawn_failed ? -1 : 0)
+	                  : start_harness(r, exe, plan, tag, timeout, &pr);
 	res->wall_s = pr.wall_s;
 	if (started != 0) {
-		*log = arena_printf(a, "cannot start %s: %s", exe, strerror(pr.spawn_errno));
+		*log = runner_failed(r->o.runner)
+		           ? runner_failed(r->o.runner)
+		           : arena_printf(a, "cannot start %s: %s", exe, strerror(pr.spawn_errno));
 		return VR_CRASH;
 	}
 	char *data = NULL;
@@ -539,7 +607,9 @@ int verify_ref_prepare(Arena *a, const Unit *ref, const VerifyOptions *o, Verify
 		return -1;
 	}
 	r->t->describe(r->t, a, &r->info);
-	const char *tmp = o->tmpdir ? o->tmpdir : getenv("TMPDIR");
+	const char *tmp = o->tmpdir                         ? o->tmpdir
+	                  : o->runner && o->runner->workdir ? o->runner->workdir
+	                                                    : getenv("TMPDIR");
 	r->dir = arena_printf(a, "%s/kcc-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(r->dir)) {
 		diag_error("cannot create a temp dir under %s: %s", tmp, strerror(errno));
@@ -547,12 +617,25 @@ int verify_ref_prepare(Arena *a, const Unit *ref, const VerifyOptions *o, Verify
 		return -1;
 	}
 	make_calls(r);
-	if (make_cases(r) || build_reference(r))
+	if (make_cases(r) || build_reference(r)) {
+		if (runner_failed(r->o.runner))
+			diag_error("%s", runner_failed(r->o.runner));
 		return -1;
+	}
+	if (r->o.runner && r->o.runner->batch) { /* all cases as one batch (slurm) */
+		for (int i = 0; i < r->ncases; i++) /* the plans run_reference_case writes */
+			r->cases[i].plan = vr_write_plan(r, &r->cases[i], 0, r->ncalls,
+			                                 arena_printf(r->a, "case%d.plan", i));
+		prefetch(r, (const char *[]){r->ref_exe, r->y64_exe}, (const char *[]){"ref", "f64"},
+		         2);
+	}
 	for (int i = 0; i < r->ncases; i++) {
 		int rc = run_reference_case(r, &r->cases[i], i);
-		if (rc < 0)
+		if (rc < 0 || runner_failed(r->o.runner)) {
+			if (runner_failed(r->o.runner))
+				diag_error("%s", runner_failed(r->o.runner));
 			return -1;
+		}
 		if (rc > 0) { /* dropped edge shape */
 			memmove(&r->cases[i], &r->cases[i + 1],
 			        sizeof(Case) * (size_t)(r->ncases - i - 1));
@@ -911,8 +994,9 @@ static int sanitize(VerifyRef *r, const char *exe, Verdict *v)
 	const char *argv[] = {exe, plan, out, NULL};
 	char *cwd = arena_strdup(r->a, exe);
 	*strrchr(cwd, '/') = 0;
+	const char *put[] = {plan, NULL};
 	TargetRun tr = {.argv = argv, .cwd = cwd, .timeout_s = vr_limit(r, r->cases[small].ref_wall),
-	                .fsize_bytes = r->o.fsize_bytes};
+	                .fsize_bytes = r->o.fsize_bytes, .runner = r->o.runner, .put = put};
 	TargetSanitized s;
 	if (!plan || r->t->sanitize(r->t, r->a, &tr, &s) != 0)
 		return 0;
@@ -930,7 +1014,21 @@ static int sanitize(VerifyRef *r, const char *exe, Verdict *v)
 	return -1;
 }
 
+static int candidate_verdict(VerifyRef *r, const Unit *cand, Verdict *v);
+
+/* A runner that failed (connection lost, job cancelled) is kcc's failure,
+ * never the candidate's: no verdict then. */
 int verify_candidate(VerifyRef *r, const Unit *cand, Verdict *v)
+{
+	int rc = candidate_verdict(r, cand, v);
+	if (runner_failed(r->o.runner)) {
+		diag_error("%s", runner_failed(r->o.runner));
+		return -1;
+	}
+	return rc;
+}
+
+static int candidate_verdict(VerifyRef *r, const Unit *cand, Verdict *v)
 {
 	memset(v, 0, sizeof *v);
 	v->index = -1;
@@ -954,9 +1052,12 @@ int verify_candidate(VerifyRef *r, const Unit *cand, Verdict *v)
 		                               : why);
 		return 0;
 	}
+	prefetch(r, (const char *[]){exe}, (const char *[]){"cand"}, 1);
 	for (int i = 0; i < r->ncases; i++)
-		if (check_case(r, &r->cases[i], exe, v))
+		if (check_case(r, &r->cases[i], exe, v)) {
+			prefetch_drop(r);
 			return 0;
+		}
 	if (sanitize(r, exe, v))
 		return 0;
 	v->reason = VR_OK;

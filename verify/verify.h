@@ -70,7 +70,8 @@ typedef struct {
 	const char *cache_dir;  /* measured peaks for the physical floor; NULL none */
 	uint64_t mem_bytes;     /* RLIMIT_AS of cpu runs (16 GiB) */
 	uint64_t fsize_bytes;   /* RLIMIT_FSIZE of every run (8 GiB) */
-	const char *tmpdir;     /* NULL: $TMPDIR, else /tmp */
+	const char *tmpdir;     /* NULL: the runner's workdir, $TMPDIR, else /tmp */
+	Runner *runner;         /* where builds and runs happen (runners/); NULL: here */
 	/* --bench */
 	double delta;           /* a gain counts above 1 + delta (0.03) */
 	int rounds;             /* A B alternations (3) */
