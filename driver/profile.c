@@ -25,6 +25,9 @@ int driver_profile(Arena *a, const Options *o, const Unit *u)
 		diag_error("the target '%s' cannot run kernels yet", o->target);
 		return EXIT_TOOL;
 	}
+	if (o->runner) /* docs/runners.md: the profilers do not go through runners yet */
+		diag_warning("--profile runs on this machine; --runner=%s is not used for it yet",
+		             o->runner);
 	int drc = driver_device(a, t, u);
 	if (drc)
 		return drc;

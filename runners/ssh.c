@@ -40,6 +40,7 @@ typedef struct {
 	size_t nroots, caproots;
 	Arena *a;
 	int tries;
+	bool lost; /* the connection is gone: nothing can be cleaned up there */
 } Ssh;
 
 static const char **ssh_argv(Arena *a, Ssh *s, bool control_only, const char *op,
@@ -127,6 +128,7 @@ static int ssh_call(Runner *self, Arena *a, const char *script, const char *in, 
 		 * and check that the remote dir survived, then run it again. */
 		for (bool back = false; !back;) {
 			if (attempt++ >= s->tries) {
+				s->lost = true;
 				self->error = arena_printf(s->a, "lost the connection to %s: %s (%d tries)",
 				                           s->url, last, s->tries);
 				return -1;
@@ -356,7 +358,7 @@ static void ssh_cleanup(Runner *self)
 		return;
 	Arena *a = s->a;
 	ProcResult r;
-	if (s->root && !self->error)
+	if (s->root && !s->lost)
 		ssh_raw(a, s, arena_printf(a, "rm -rf %s", runner_shq(a, s->root)), NULL, 0, 60, 0,
 		        &r);
 	ProcSpec ps = {.argv = ssh_argv(a, s, true, "exit", NULL), .timeout_s = 10};
