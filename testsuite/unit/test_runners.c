@@ -1,6 +1,7 @@
 /*
- * test_runners.c — the pieces the remote runners share: KCC_SSH split into
- * words as a shell would, the script line that enforces kcc's limits there
+ * test_runners.c — the pieces the remote runners share: --runner values
+ * refused before anything is contacted, KCC_SSH split into words as a
+ * shell would, the script line that enforces kcc's limits there
  * (run here by a real sh: timeout, signals, exit codes, a scrubbed
  * environment), and the ustar streams: what tar_pack makes GNU tar reads,
  * what GNU tar makes tar_list reads (long names too), and tar_unpack
@@ -42,6 +43,24 @@ int main(void)
 	w = runner_split(a, "ssh -o 'open", &n, &why);
 	CHECK(!w && strstr(why, "single quote"));
 	CHECK_STR(runner_shq(a, "it's"), "'it'\\''s'");
+
+	/* --runner values refused before anything is contacted. */
+	Runner *rn = runner_open(a, "ssh://", NULL, &why);
+	CHECK(!rn && strstr(why, "expected ssh://[user@]host[:port]"));
+	rn = runner_open(a, "ssh://me@host:22x", NULL, &why);
+	CHECK(!rn && strstr(why, "the port must be a number"));
+	rn = runner_open(a, "ssh://host/path", NULL, &why);
+	CHECK(!rn && strstr(why, "expected ssh://"));
+	setenv("KCC_SSH", "ssh -o 'open", 1);
+	rn = runner_open(a, "ssh://host", NULL, &why);
+	CHECK(!rn && strstr(why, "KCC_SSH: a single quote is not closed"));
+	unsetenv("KCC_SSH");
+	rn = runner_open(a, "slurm:gpu,acount=x", NULL, &why);
+	CHECK(!rn && strstr(why, "expected slurm[:PARTITION][,account=A][,qos=Q]"));
+	rn = runner_open(a, "slurn", NULL, &why);
+	CHECK(!rn && strstr(why, "unknown runner 'slurn'"));
+	rn = runner_open(a, "local", NULL, &why);
+	CHECK(rn && !strcmp(rn->name, "local") && !rn->batch && !runner_defer_begin(rn, a));
 
 	/* The limits, enforced by the script itself. */
 	setenv("KCC_CANARY", "local-only", 1);
