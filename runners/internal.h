@@ -23,6 +23,10 @@ char *runner_shq(Arena *a, const char *s);
  * command's; 124 timeout; 128+N killed by signal N. */
 char *runner_script(Arena *a, const ProcSpec *spec, const char *const *argv,
                     const char *cwd);
+/* Shell text that cuts each of these files (shell words, already
+ * quoted) to cap bytes, so a command that prints gigabytes there does not
+ * make kcc read gigabytes here. */
+char *runner_cap_script(Arena *a, size_t cap, const char *const *files);
 /* Turn the status of such a script into r's fields. */
 void runner_status(const ProcSpec *spec, int code, double wall_s, ProcResult *r);
 

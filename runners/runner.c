@@ -247,6 +247,16 @@ char *runner_script(Arena *a, const ProcSpec *spec, const char *const *argv, con
 	return sb_to_arena(&sb, a);
 }
 
+char *runner_cap_script(Arena *a, size_t cap, const char *const *files)
+{
+	Strbuf sb = STRBUF_INIT;
+	for (int i = 0; files[i]; i++)
+		sb_addf(&sb, "if [ \"$(wc -c <%s)\" -gt %zu ]; then head -c %zu %s >%s.cut && "
+		             "mv %s.cut %s; fi; ",
+		        files[i], cap, cap, files[i], files[i], files[i], files[i]);
+	return sb_to_arena(&sb, a);
+}
+
 void runner_status(const ProcSpec *spec, int code, double wall_s, ProcResult *r)
 {
 	r->exit_code = -1;

@@ -143,8 +143,10 @@ static const char *shell_body(Arena *a, const ProcSpec *spec, const char *base)
 	const char *e = runner_shq(a, arena_printf(a, "%s.err", base));
 	const char *t = runner_shq(a, arena_printf(a, "%s.st.tmp", base));
 	const char *st = runner_shq(a, arena_printf(a, "%s.status", base));
-	return arena_printf(a, "( %s ) </dev/null >%s 2>%s; echo $? >%s && mv %s %s\n",
-	                    runner_script(a, spec, spec->argv, spec->cwd), o, e, t, t, st);
+	size_t cap = spec->max_output ? spec->max_output : (size_t)64 << 20;
+	return arena_printf(a, "( %s ) </dev/null >%s 2>%s; echo $? >%s; %smv %s %s\n",
+	                    runner_script(a, spec, spec->argv, spec->cwd), o, e, t,
+	                    runner_cap_script(a, cap + 1, (const char *[]){o, e, NULL}), t, st);
 }
 
 /* Submit script (an array of n tasks when n > 0); the job id or NULL. */

@@ -304,9 +304,11 @@ static int ssh_exec(Runner *self, Arena *a, const ProcSpec *spec, const char *co
 	sb_addf(&sb, "cd %s || exit 3; ", runner_shq(a, s->root));
 	if (put)
 		sb_adds(&sb, "tar -xof - || exit 3; ");
+	size_t cap = spec->max_output ? spec->max_output : (size_t)64 << 20;
 	sb_addf(&sb, "o=.kcc-run.$$; mkdir $o || exit 3; ( %s ) </dev/null >$o/out 2>$o/err; "
-	             "echo $? >$o/status; cd %s || exit 3; set -- $o/out $o/err $o/status; ",
-	        run_script(a, s, spec), runner_shq(a, s->root));
+	             "echo $? >$o/status; cd %s || exit 3; %sset -- $o/out $o/err $o/status; ",
+	        run_script(a, s, spec), runner_shq(a, s->root),
+	        runner_cap_script(a, cap + 1, (const char *[]){"$o/out", "$o/err", NULL}));
 	get_script(a, &sb, get, &want);
 	sb_adds(&sb, "tar -cf - -- \"$@\"; s=$?; rm -rf $o; exit $s");
 	double timeout = spec->timeout_s > 0 ? spec->timeout_s + 120 : 0;
@@ -336,7 +338,6 @@ static int ssh_exec(Runner *self, Arena *a, const ProcSpec *spec, const char *co
 		                           s->url, *pr.err ? proc_tail(pr.err, 3) : "no archive");
 		goto failed;
 	}
-	size_t cap = spec->max_output ? spec->max_output : (size_t)64 << 20;
 	r->out_len = out->len < cap ? out->len : cap;
 	r->err_len = err->len < cap ? err->len : cap;
 	r->truncated = out->len > cap || err->len > cap;

@@ -83,6 +83,23 @@ int main(void)
 	r = script(a, &spec, (const char *[]){"sh", "-c", "head -c 100000 /dev/zero > big", NULL});
 	CHECK(r.exit_code != 0 || r.term_signal != 0);
 
+	/* Output cut there before it comes back. */
+	char capdir[] = "/tmp/kcc-test-cap-XXXXXX";
+	CHECK(mkdtemp(capdir) != NULL);
+	const char *big = arena_printf(a, "%s/out", capdir), *small = arena_printf(a, "%s/err", capdir);
+	const char *cut = arena_printf(
+	    a, "head -c 100000 /dev/zero >%s; echo hi >%s; %s", runner_shq(a, big),
+	    runner_shq(a, small),
+	    runner_cap_script(a, 1001, (const char *[]){runner_shq(a, big), runner_shq(a, small), NULL}));
+	ProcSpec cs = {.argv = (const char *[]){"sh", "-c", cut, NULL}, .timeout_s = 30};
+	proc_run(a, &cs, &r);
+	struct stat cst;
+	CHECK(proc_ok(&r) && stat(big, &cst) == 0 && cst.st_size == 1001);
+	CHECK(stat(small, &cst) == 0 && cst.st_size == 3);
+	unlink(big);
+	unlink(small);
+	rmdir(capdir);
+
 	/* tar_pack → GNU tar. */
 	char dir[] = "/tmp/kcc-test-runners-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
