@@ -14,9 +14,9 @@
 
 static Unit *load_candidate(Arena *a, const Options *o, char **text, size_t *len, int *rc)
 {
-	int e = file_read(a, o->cand, text, len);
+	int e = file_read_max(a, o->cand, KCC_INPUT_MAX, text, len);
 	if (e) {
-		diag_error("cannot read '%s': %s", o->cand, strerror(e));
+		diag_error("cannot read '%s': %s", o->cand, file_error(e));
 		*rc = EXIT_USER;
 		return NULL;
 	}

@@ -34,9 +34,9 @@ Unit *driver_load(Arena *a, const Options *o, const char *path, bool need_spec, 
 {
 	char *text;
 	size_t len;
-	int e = file_read(a, path, &text, &len);
+	int e = file_read_max(a, path, KCC_INPUT_MAX, &text, &len);
 	if (e) {
-		diag_error("cannot read '%s': %s", path, strerror(e));
+		diag_error("cannot read '%s': %s", path, file_error(e));
 		*rc = EXIT_USER;
 		return NULL;
 	}
@@ -100,10 +100,20 @@ static int run(Arena *a, const Options *o)
 
 int main(int argc, char **argv)
 {
+	/* Secrets first: kcc's /proc files closed to other processes, every
+	 * secret value masked in all kcc writes and sends (support/redact.c). */
+	proc_protect_self();
+	redact_init();
+	redact_stdio();
 	Options o;
 	int rc = options_parse(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
+	/* Every temp dir of this run lives under one root that goes away on
+	 * every exit path, SIGTERM included (support/tempdir.c). */
+	temp_root_init();
+	if (o.keep_temps)
+		temp_root_keep();
 	Arena *a = arena_new();
 	rc = driver_project(a, &o);
 	if (rc < 0)

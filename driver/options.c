@@ -6,6 +6,7 @@
  */
 #include "driver.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,14 +222,25 @@ static int bad_number(const Opt *opt, const char *val, const char *want)
 	return EXIT_USER;
 }
 
-static int int_value(const Opt *opt, const char *val, long lo, long *out)
+/* Upper bounds keep a typo (--samples=1000000000) from asking for more
+ * memory or requests than any search could use (docs/security.md). */
+static int int_value_max(const Opt *opt, const char *val, long lo, long hi, long *out)
 {
 	char *end;
+	errno = 0;
 	long v = strtol(val, &end, 10);
-	if (!*val || *end || v < lo)
-		return bad_number(opt, val, lo > 0 ? "a whole number above 0" : "a whole number");
+	if (!*val || *end || errno || v < lo || v > hi) {
+		char want[96];
+		snprintf(want, sizeof want, "a whole number from %ld to %ld", lo, hi);
+		return bad_number(opt, val, want);
+	}
 	*out = v;
 	return -1;
+}
+
+static int int_value(const Opt *opt, const char *val, long lo, long *out)
+{
+	return int_value_max(opt, val, lo, 64, out);
 }
 
 /* The search's options: values checked here, used by driver/search.c. */
@@ -246,7 +258,7 @@ static int apply_search(Options *o, const Opt *opt, const char *val)
 	case O_PLANS: if ((rc = int_value(opt, val, 1, &v)) < 0) s->plans = (int)v; break;
 	case O_SAMPLES: if ((rc = int_value(opt, val, 1, &v)) < 0) s->samples = (int)v; break;
 	case O_REPAIRS: if ((rc = int_value(opt, val, 0, &v)) < 0) s->repairs = (int)v; break;
-	case O_LLM_JOBS: if ((rc = int_value(opt, val, 1, &v)) < 0) s->jobs = (int)v; break;
+	case O_LLM_JOBS: if ((rc = int_value_max(opt, val, 1, 256, &v)) < 0) s->jobs = (int)v; break;
 	case O_SEED: {
 		char *end;
 		s->seed = strtoull(val, &end, 10);
@@ -306,9 +318,9 @@ static int apply(Options *o, const Opt *opt, const char *val)
 		if (val) {
 			char *end;
 			o->llm_steps = strtol(val, &end, 10);
-			if (!*val || *end || o->llm_steps <= 0) {
+			if (!*val || *end || o->llm_steps <= 0 || o->llm_steps > 10000) {
 				diag_error("invalid step count '%s' in '-O-llm=%s'", val, val);
-				diag_note("write -O-llm for the default budget or -O-llm=N with N > 0");
+				diag_note("write -O-llm for the default budget or -O-llm=N with 0 < N <= 10000");
 				return EXIT_USER;
 			}
 		}

@@ -15,6 +15,7 @@
 
 #include "../passes/passes.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,9 +183,11 @@ static int make_llm(Arena *a, const Options *o, const char *state, SearchConfig 
 	return *out ? EXIT_OK : EXIT_TOOL;
 }
 
-static void print_resume(const Options *o, const char *state)
+/* The command to paste, each word shell-quoted (proc_cmdline). */
+static void print_resume(Arena *a, const Options *o, const char *state)
 {
-	Strbuf sb = STRBUF_INIT;
+	const char **argv = arena_alloc(a, (size_t)(o->argc + 3) * sizeof *argv);
+	int n = 0;
 	for (int i = 0; i < o->argc; i++) {
 		if (!strcmp(o->argv[i], "--resume") && i + 1 < o->argc) {
 			i++;
@@ -192,11 +195,41 @@ static void print_resume(const Options *o, const char *state)
 		}
 		if (!strncmp(o->argv[i], "--resume=", 9))
 			continue;
-		sb_addf(&sb, "%s%s", i ? " " : "", o->argv[i]);
+		argv[n++] = o->argv[i];
 	}
-	diag_note("the search's state is in %s; resume with: %s --resume %s", state,
-	          sb_str(&sb), state);
-	sb_release(&sb);
+	argv[n++] = "--resume";
+	argv[n++] = state;
+	argv[n] = NULL;
+	diag_note("the search's state is in %s; resume with: %s", state,
+	          proc_cmdline(a, argv));
+}
+
+/* --report and the state dir are checked before the search spends
+ * anything: finding out after an hour of search is too late. */
+static int check_writable(Arena *a, const Options *o, const char *state)
+{
+	const SearchOptions *s = &o->search;
+	for (int i = 0; i < s->nreport; i++) {
+		int e = file_check_writable(s->report[i]);
+		if (e) {
+			diag_error("cannot write the report '%s': %s", s->report[i], strerror(e));
+			return EXIT_USER;
+		}
+	}
+	int e = file_mkdirs(state, 0755);
+	if (!e && access(state, W_OK | X_OK) != 0)
+		e = errno;
+	if (e && (s->state_dir || s->resume)) {
+		diag_error("cannot use the state dir '%s': %s", state, strerror(e));
+		return EXIT_USER;
+	}
+	if (e) {
+		diag_warning("cannot use the state dir '%s': %s; this run cannot be resumed",
+		             state, strerror(e));
+		diag_note("pass --state-dir=DIR to keep it elsewhere");
+	}
+	(void)a;
+	return 0;
 }
 
 static int write_extras(Arena *a, const Options *o, const Unit *u, const SearchResult *r,
@@ -326,7 +359,7 @@ static int finish(Arena *a, const Options *o, const Unit *u, const SearchResult 
 		diag_error("the search stopped: %s", r->stop_detail ? r->stop_detail : "tool failure");
 		diag_note(gain ? "the best verified version so far was written to %s"
 		               : "nothing was written to %s", out);
-		print_resume(o, state);
+		print_resume(a, o, state);
 		return EXIT_TOOL;
 	}
 	if (r->stop == STOP_BUDGET)
@@ -334,7 +367,7 @@ static int finish(Arena *a, const Options *o, const Unit *u, const SearchResult 
 	if (r->stop == STOP_INTERRUPT) {
 		diag_warning("interrupted; %s", gain ? "the best verified version so far was written"
 		                                     : "nothing was written");
-		print_resume(o, state);
+		print_resume(a, o, state);
 		return 130;
 	}
 	return rc;
@@ -383,6 +416,8 @@ static int search_with(Arena *a, const Options *o, const Unit *u, const Target *
 	if (so->resume && check_resume(a, so->resume, u))
 		return EXIT_USER;
 	int rc;
+	if ((rc = check_writable(a, o, cfg.state_dir)))
+		return rc;
 	if (o->level == OPT_OLLM && (rc = make_llm(a, o, cfg.state_dir, &cfg)))
 		return rc;
 	driver_verify_options(a, o, t, &cfg.vo);

@@ -5,11 +5,18 @@
  * Parsed once into a tree (so errors point at the exact column of the
  * pragma) and evaluated for each shape with overflow and division checks:
  * an extent that overflows int64 is a spec error, not a wrong allocation.
+ *
+ * The input may be hostile (a candidate's pragmas, a fuzzer): nesting is
+ * limited to EXPR_MAX_DEPTH and the text to EXPR_MAX_LEN, so neither the
+ * parser's recursion nor the tree's (evaluated and printed recursively)
+ * can exhaust the stack.
  */
 #include "ir.h"
 
 #include <ctype.h>
 #include <string.h>
+
+enum { EXPR_MAX_DEPTH = 64, EXPR_MAX_LEN = 4096 };
 
 typedef struct {
 	Arena *a;
@@ -17,6 +24,7 @@ typedef struct {
 	Loc loc;
 	bool failed;
 	bool quiet; /* no diagnostics: the caller only asks whether it parses */
+	int depth;
 } P;
 
 static Loc at(P *p, const char *where)
@@ -84,7 +92,9 @@ static Expr *parse_primary(P *p)
 			p->p++;
 			Expr *l = parse_add(p);
 			skip(p);
-			if (!p->failed && *p->p != ',') {
+			if (p->failed)
+				return NULL;
+			if (*p->p != ',') {
 				fail(p, p->p, is_min ? "expected ',' in min(a, b)"
 				                     : "expected ',' in max(a, b)");
 				return NULL;
@@ -92,7 +102,9 @@ static Expr *parse_primary(P *p)
 			p->p++;
 			Expr *r = parse_add(p);
 			skip(p);
-			if (!p->failed && *p->p != ')') {
+			if (p->failed)
+				return NULL;
+			if (*p->p != ')') {
 				fail(p, p->p, "expected ')'");
 				return NULL;
 			}
@@ -107,7 +119,9 @@ static Expr *parse_primary(P *p)
 		p->p++;
 		Expr *e = parse_add(p);
 		skip(p);
-		if (!p->failed && *p->p != ')') {
+		if (p->failed)
+			return NULL;
+		if (*p->p != ')') {
 			fail(p, p->p, "expected ')'");
 			return NULL;
 		}
@@ -122,15 +136,22 @@ static Expr *parse_primary(P *p)
 static Expr *parse_unary(P *p)
 {
 	skip(p);
+	if (++p->depth > EXPR_MAX_DEPTH) {
+		fail(p, p->p, "expression is nested too deeply");
+		return NULL;
+	}
+	Expr *e;
 	if (*p->p == '-') {
 		const char *start = p->p++;
-		return node(p, EX_NEG, start, parse_unary(p), NULL);
-	}
-	if (*p->p == '+') {
+		Expr *x = parse_unary(p);
+		e = x ? node(p, EX_NEG, start, x, NULL) : NULL;
+	} else if (*p->p == '+') {
 		p->p++;
-		return parse_unary(p);
-	}
-	return parse_primary(p);
+		e = parse_unary(p);
+	} else
+		e = parse_primary(p);
+	p->depth--;
+	return e;
 }
 
 static Expr *parse_mul(P *p)
@@ -143,6 +164,8 @@ static Expr *parse_mul(P *p)
 			return e;
 		const char *op = p->p++;
 		Expr *r = parse_unary(p);
+		if (p->failed)
+			return NULL;
 		e = node(p, c == '*' ? EX_MUL : c == '/' ? EX_DIV : EX_MOD, op, e, r);
 	}
 }
@@ -157,13 +180,19 @@ static Expr *parse_add(P *p)
 			return e;
 		const char *op = p->p++;
 		Expr *r = parse_mul(p);
+		if (p->failed)
+			return NULL;
 		e = node(p, c == '+' ? EX_ADD : EX_SUB, op, e, r);
 	}
 }
 
 Expr *expr_parse(Arena *a, const char *text, Loc loc)
 {
-	P p = {a, text, text, loc, false, false};
+	P p = {a, text, text, loc, false, false, 0};
+	if (strlen(text) > EXPR_MAX_LEN) {
+		fail(&p, text, "expression is too long");
+		return NULL;
+	}
 	Expr *e = parse_add(&p);
 	skip(&p);
 	if (!p.failed && *p.p)
@@ -173,7 +202,9 @@ Expr *expr_parse(Arena *a, const char *text, Loc loc)
 
 Expr *expr_parse_quiet(Arena *a, const char *text, Loc loc)
 {
-	P p = {a, text, text, loc, false, true};
+	P p = {a, text, text, loc, false, true, 0};
+	if (strlen(text) > EXPR_MAX_LEN)
+		return NULL;
 	Expr *e = parse_add(&p);
 	skip(&p);
 	return p.failed || *p.p ? NULL : e;

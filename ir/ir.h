@@ -200,6 +200,9 @@ int spec_parse(Arena *a, Unit *u);
  * When need_spec is false (--suggest-spec), a missing spec is not an error. */
 Unit *ir_parse(Arena *a, const char *path, const char *text, size_t len,
                const IrOptions *opt, bool need_spec);
+/* Limits a hostile source must respect before libclang parses it in kcc's
+ * process (bracket nesting; limits.c). Diagnostics, 0 when within. */
+int ir_check_limits(const Unit *u);
 /* Check the spec against the entry's signature; diagnostics, 0 when valid. */
 int spec_validate(Unit *u);
 /* A returned number becomes the output param 'return' (extent 1,

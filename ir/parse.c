@@ -405,6 +405,9 @@ CXTranslationUnit ir_clang_parse(Arena *a, CXIndex idx, const Unit *u,
 		args[n++] = "-std=gnu17";
 	}
 	args[n++] = "-Wno-unknown-pragmas";
+	/* Deeper nesting (from macros; the text is checked by limits.c)
+	 * would overflow the parser's stack inside kcc. */
+	args[n++] = "-fbracket-depth=256";
 	/* A relocated libclang (scripts/gpu-bundle) is told where its own
 	 * headers are; an installed one finds them itself. */
 	const char *rd = getenv("KCC_CLANG_RESOURCE_DIR");
@@ -534,7 +537,7 @@ Unit *ir_parse(Arena *a, const char *path, const char *text, size_t len,
 		error_at((Loc){path, 0, 0}, "file contains NUL bytes; is it a source file?");
 		return NULL;
 	}
-	if (spec_parse(a, u))
+	if (ir_check_limits(u) || spec_parse(a, u))
 		return NULL;
 
 	Ctx x = {.a = a, .u = u};

@@ -432,6 +432,11 @@ static void p_count(Cur *c, Expr **slot, const char *what)
 	c->p = c->end;
 }
 
+/* Bounds on `tune` (a candidate may add tune lines): more names or values
+ * than any autotuner could build variants for is an error, and it keeps
+ * the duplicate check below cheap. */
+enum { SPEC_MAX_TUNE = 64, SPEC_MAX_TUNE_VALUES = 256 }; /* in the messages too */
+
 static void p_tune(Cur *c)
 {
 	Spec *s = &c->u->spec;
@@ -457,6 +462,10 @@ static void p_tune(Cur *c)
 				err(c, vs, "empty value in the list of '%s'", t.name);
 				return;
 			}
+			if (t.nvalues == SPEC_MAX_TUNE_VALUES) {
+				err(c, vs, "'%s' has more than 256 values", t.name);
+				return;
+			}
 			ARENA_PUSH(c->a, t.values, t.nvalues, cap,
 			           arena_strndup(c->a, vs, (size_t)(c->p - vs)));
 			if (c->p < c->end && *c->p == ',') {
@@ -470,6 +479,10 @@ static void p_tune(Cur *c)
 				err(c, at, "'%s' is tuned twice", t.name);
 				return;
 			}
+		if (s->ntune == SPEC_MAX_TUNE) {
+			err(c, at, "more than 64 tune parameters (at '%s')", t.name);
+			return;
+		}
 		ARENA_PUSH(c->a, s->tune, s->ntune, s->ntune_cap, t);
 	}
 }

@@ -198,10 +198,11 @@ static void prepare(LlmClient *c, Job *j, LlmRequest *req, LlmResponse *resp)
 	resp->provider = j->p->spec;
 	resp->status = LLM_EFAIL;
 	j->state = JOB_WAIT;
+	/* What is sent never holds a secret (support/redact.c). */
 	if (j->p->kind == LLM_ANTHROPIC)
-		j->body = llm_anthropic_body(c->a, req, j->model);
+		j->body = redact_str(c->a, llm_anthropic_body(c->a, req, j->model));
 	else
-		j->body = llm_openai_body(c->a, req, j->model);
+		j->body = redact_str(c->a, llm_openai_body(c->a, req, j->model));
 }
 
 /* Answer from the cache when the mode allows; offline, a miss is final. */

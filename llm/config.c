@@ -241,7 +241,7 @@ static const char *config_value(Arena *a, const char *path, int *status)
 	if (e == ENOENT || e == ENOTDIR)
 		return NULL;
 	if (e) {
-		diag_error("cannot read %s: %s", path, strerror(e));
+		diag_error("cannot read %s: %s", path, file_error(e));
 		*status = LLM_EUSER;
 		return NULL;
 	}

@@ -159,9 +159,9 @@ int menu_load(Arena *a, const char *target, const char *file, Menu *out)
 	if (file) {
 		char *text;
 		size_t len;
-		int e = file_read(a, file, &text, &len);
+		int e = file_read_max(a, file, KCC_INPUT_MAX, &text, &len);
 		if (e) {
-			diag_error("cannot read the menu '%s': %s", file, strerror(e));
+			diag_error("cannot read the menu '%s': %s", file, file_error(e));
 			return -1;
 		}
 		return menu_parse(a, file, text, len, out);

@@ -26,18 +26,19 @@ extern char **environ;
 
 bool proc_is_secret(const char *name)
 {
-	static const char *const suffixes[] = {"_API_KEY", "_KEY",    "_TOKEN",
-	                                       "_SECRET",  "_PASSWORD", "_PASSWD"};
-	const char *eq = strchr(name, '=');
-	size_t n = eq ? (size_t)(eq - name) : strlen(name);
-	for (size_t i = 0; i < ARRAY_LEN(suffixes); i++) {
-		size_t m = strlen(suffixes[i]);
-		if (n >= m && strncmp(name + n - m, suffixes[i], m) == 0)
-			return true;
-	}
-	/* Names like OPENAI_API_KEY_2 or GH_TOKEN_FILE hide the word inside. */
-	for (size_t i = 0; i + 7 <= n; i++)
-		if (strncmp(name + i, "API_KEY", 7) == 0)
+	return secret_name(name);
+}
+
+/* What a candidate's environment may hold: the toolchain's and the
+ * runtime's variables, nothing of the user's. */
+static bool candidate_env_ok(const char *kv)
+{
+	static const char *const names[] = {"PATH=", "LD_LIBRARY_PATH=", "LANG=", "LC_",
+	                                    "TZ=", "CUDA_", "NVIDIA_", "OMP_", "GOMP_",
+	                                    "KMP_", "ASAN_OPTIONS=", "UBSAN_OPTIONS=",
+	                                    "LSAN_OPTIONS=", "TERM="};
+	for (size_t i = 0; i < ARRAY_LEN(names); i++)
+		if (strncmp(kv, names[i], strlen(names[i])) == 0)
 			return true;
 	return false;
 }
@@ -57,11 +58,18 @@ static char **build_env(Arena *a, const ProcSpec *spec)
 	if (spec->env_extra)
 		while (spec->env_extra[extra])
 			extra++;
-	char **env = arena_alloc(a, (n + extra + 1) * sizeof *env);
+	char **env = arena_alloc(a, (n + extra + 3) * sizeof *env);
 	size_t k = 0;
+	bool cand = spec->sandbox == PROC_CANDIDATE;
 	for (size_t i = 0; i < n; i++)
-		if (spec->keep_secrets || !proc_is_secret(environ[i]))
+		if ((spec->keep_secrets || !proc_is_secret(environ[i])) &&
+		    (!cand || candidate_env_ok(environ[i])))
 			env[k++] = environ[i];
+	if (cand) {
+		const char *dir = spec->cwd ? spec->cwd : ".";
+		env[k++] = arena_printf(a, "HOME=%s", dir);
+		env[k++] = arena_printf(a, "TMPDIR=%s", dir);
+	}
 	for (size_t i = 0; i < extra; i++)
 		env[k++] = (char *)spec->env_extra[i];
 	env[k] = NULL;
@@ -78,7 +86,7 @@ static void set_limit(int res, uint64_t v)
 
 /* In the child, between fork and exec: only async-signal-safe calls. */
 static void child(const ProcSpec *spec, char **env, int in, int out, int err,
-                  int report)
+                  int report, const IsolateInfo *iso)
 {
 	setpgid(0, 0);
 	dup2(in, 0);
@@ -91,6 +99,8 @@ static void child(const ProcSpec *spec, char **env, int in, int out, int err,
 	setrlimit(RLIMIT_CORE, &core);
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGXFSZ, SIG_DFL);
+	if (spec->sandbox != PROC_PLAIN)
+		isolate_enter(iso, report);
 	if (spec->cwd && chdir(spec->cwd) != 0) {
 		int e = errno;
 		(void)!write(report, &e, sizeof e);
@@ -101,6 +111,23 @@ static void child(const ProcSpec *spec, char **env, int in, int out, int err,
 	int e = errno;
 	(void)!write(report, &e, sizeof e);
 	_exit(127);
+}
+
+/* Stop a command at its time limit. A sandbox's supervisor gets SIGTERM
+ * first so it kills the whole tree (setsid included) before it dies. */
+static void stop(pid_t pid, const ProcSpec *spec)
+{
+	if (spec->sandbox != PROC_PLAIN) {
+		kill(pid, SIGTERM);
+		for (int i = 0; i < 1000; i++) {
+			siginfo_t si = {0};
+			if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 ||
+			    si.si_pid == pid)
+				break;
+			usleep(2000);
+		}
+	}
+	kill(-pid, SIGKILL);
 }
 
 typedef struct {
@@ -122,12 +149,19 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 		return -1;
 	}
 	char **env = build_env(a, spec);
+	IsolateInfo iso = {.home = getenv("HOME"), .hide_home = spec->sandbox == PROC_CANDIDATE};
+	if (spec->cwd)
+		iso.cwd = spec->cwd[0] == '/' ? spec->cwd : realpath(spec->cwd, NULL);
+	const char *mode = getenv("KCC_SANDBOX");
+	iso.no_namespaces = mode && strcmp(mode, "subreaper") == 0;
 	if (diag_verbose())
 		diag_trace("kcc: run: %s", proc_cmdline(a, spec->argv));
 	double t0 = now_s();
 	pid_t pid = fork();
 	if (pid == 0)
-		child(spec, env, pin[0], pout[1], perr[1], prep[1]);
+		child(spec, env, pin[0], pout[1], perr[1], prep[1], &iso);
+	if (iso.cwd && iso.cwd != spec->cwd)
+		free((char *)iso.cwd);
 	close(pin[0]);
 	close(pout[1]);
 	close(perr[1]);
@@ -187,7 +221,7 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 		if (rc == 0) {
 			if (killed)
 				break;
-			kill(-pid, SIGKILL);
+			stop(pid, spec);
 			killed = true;
 			r->timed_out = true;
 			continue;
@@ -242,7 +276,7 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 			break;
 		/* Still running with its pipes closed: wait until the deadline. */
 		if (now_s() >= deadline) {
-			kill(-pid, SIGKILL);
+			stop(pid, spec);
 			killed = true;
 			r->timed_out = true;
 		} else

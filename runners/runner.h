@@ -17,6 +17,18 @@
 
 #include "../support/support.h"
 
+/* How far a command is fenced off from the user (isolate.c). */
+typedef enum {
+	PROC_PLAIN,     /* kcc's own tools on kcc's own files (diff, nvidia-smi) */
+	PROC_SANDBOX,   /* a tool reading candidate code (the compiler, ncu):
+	                   own PID and mount namespaces, a fresh /proc, the
+	                   user's secret files (~/.ssh, ~/.aws, …) hidden, every
+	                   process it starts killed when it ends */
+	PROC_CANDIDATE, /* candidate code itself: PROC_SANDBOX, all of HOME
+	                   hidden, HOME=cwd, only an allow-listed environment,
+	                   a process-count limit */
+} ProcSandbox;
+
 typedef struct {
 	const char *const *argv;      /* NULL-terminated; argv[0] looked up in PATH */
 	const char *cwd;              /* NULL: inherit */
@@ -33,6 +45,7 @@ typedef struct {
 	                                 0 = 64 MiB. Excess is dropped, flagged. */
 	bool exclusive;               /* a timed run: it needs the device alone
 	                                 (slurm: an --exclusive job) */
+	ProcSandbox sandbox;          /* PROC_PLAIN unless it reads or is candidate code */
 } ProcSpec;
 
 typedef struct {
@@ -59,8 +72,31 @@ const char *proc_describe(Arena *a, const ProcSpec *spec, const ProcResult *r);
 char *proc_cmdline(Arena *a, const char *const *argv);
 /* The last n lines of text (for tool failures). */
 const char *proc_tail(const char *text, int n);
-/* Is this environment variable name a secret to scrub? */
+/* Is this environment variable name a secret to scrub? (secret_name) */
 bool proc_is_secret(const char *name);
+/* Make kcc's own /proc files (environ above all) unreadable to other
+ * processes of the same user: PR_SET_DUMPABLE 0. Call once at start-up. */
+bool proc_protect_self(void);
+
+/* isolate.c, for proc.c: what the sandbox needs, computed before fork. */
+typedef struct {
+	const char *home;   /* the user's HOME, whose secrets are hidden */
+	const char *cwd;    /* the command's directory (never hidden) */
+	bool hide_home;     /* PROC_CANDIDATE: all of HOME */
+	bool no_namespaces; /* KCC_SANDBOX=subreaper: test the fallback */
+} IsolateInfo;
+/* In the forked child: enter the sandbox. Returns only in the process that
+ * must exec; the supervisors above it never return. */
+void isolate_enter(const IsolateInfo *info, int report_fd);
+
+/* ---- timed runs one at a time (devlock.c) ---------------------------------------- */
+
+/* Take the cross-process lock for timed runs on device (a name such as
+ * "cpu" or "cuda0"), a file under CACHE_DIR/locks; blocks until free.
+ * *waited_s says how long another kcc held it. The fd, or -1 on failure
+ * (time anyway: the lock is a courtesy, not a correctness condition). */
+int proc_device_lock(Arena *a, const char *cache_dir, const char *device, double *waited_s);
+void proc_device_unlock(int fd);
 
 /* ---- runners: where commands run -------------------------------------------- */
 

@@ -108,8 +108,20 @@ bool parse_seconds(const char *s, double *v);
 
 /* ---- files ----------------------------------------------------------------- */
 
-/* Read a whole file into the arena (NUL-terminated). 0 on success, else errno. */
+/* Read a whole file into the arena (NUL-terminated). 0 on success, else errno
+ * or FILE_ENOTREG (a FIFO, a device: never read, it may never end) or
+ * FILE_ETOOBIG (over FILE_READ_MAX). file_error() names either. */
 int file_read(Arena *a, const char *path, char **text, size_t *len);
+/* The same with a cap of max bytes (inputs, candidates, menus: KCC_INPUT_MAX). */
+int file_read_max(Arena *a, const char *path, size_t max, char **text, size_t *len);
+#define FILE_ENOTREG 100001
+#define FILE_ETOOBIG 100002
+#define FILE_READ_MAX ((size_t)4 << 30)
+#define KCC_INPUT_MAX ((size_t)16 << 20)
+const char *file_error(int e);
+/* Writable by this process: an existing file (or the directory a new one
+ * would go in). 0 when it is, else errno. */
+int file_check_writable(const char *path);
 /* Write path atomically: temp file in the same directory, fsync, rename.
  * "-" writes to stdout. 0 on success, else errno (the target is untouched). */
 int file_write_atomic(const char *path, const char *data, size_t len);
@@ -117,6 +129,36 @@ int file_write_atomic(const char *path, const char *data, size_t len);
 bool file_same(const char *a, const char *b);
 /* mkdir -p; 0 on success, else errno. */
 int file_mkdirs(const char *path, int mode);
+
+/* ---- the run's temp root (tempdir.c) ----------------------------------------- */
+
+/* Make $TMPDIR/kcc-PID-XXXXXX, point TMPDIR at it and remove it at exit
+ * and on SIGTERM/SIGHUP/SIGQUIT/SIGINT. NULL when it cannot be made. */
+const char *temp_root_init(void);
+/* --keep-temps: leave it. */
+void temp_root_keep(void);
+/* Remove it now (async-signal-safe). */
+void temp_root_remove(void);
+
+/* ---- secrets: redaction at every sink (redact.c) --------------------------- */
+
+/* Is this environment variable name a secret (*_API_KEY, *_TOKEN, …)? */
+bool secret_name(const char *name);
+/* Collect the values of every secret variable in the environment. */
+void redact_init(void);
+/* One more value to mask (a configured key). Values under 8 bytes are not. */
+void redact_add(const char *value);
+int redact_count(void);
+/* Does s[0..n) hold a secret? */
+bool redact_needed(const char *s, size_t n);
+/* Append s[0..n) to out with every secret replaced by "[REDACTED]". */
+void redact_into(Strbuf *out, const char *s, size_t n);
+/* s redacted: s itself when it holds no secret, else an arena copy. */
+char *redact_str(Arena *a, const char *s);
+/* A malloc'd redacted copy (for threads that own malloc'd strings). */
+char *redact_dup(const char *s);
+/* Put a redacting stream in front of stdout and stderr. */
+void redact_stdio(void);
 
 /* ---- hashing ---------------------------------------------------------------- */
 

@@ -432,7 +432,8 @@ static int run_tool(Arena *a, const TargetProfileRun *r, const char **pre, size_
 		ARENA_PUSH(a, argv, n, cap, r->argv[i]);
 	ARENA_PUSH(a, argv, n, cap, NULL);
 	ProcSpec ps = {.argv = argv, .cwd = r->cwd, .env_extra = env,
-	               .timeout_s = r->timeout_s > 0 ? r->timeout_s : 120, .max_output = 1 << 20};
+	               .timeout_s = r->timeout_s > 0 ? r->timeout_s : 120, .max_output = 1 << 20,
+	               .sandbox = PROC_SANDBOX};
 	diag_trace("kcc: %s", proc_cmdline(a, argv));
 	return proc_run(a, &ps, pr);
 }

@@ -54,7 +54,8 @@ static int cpu_build(const Target *t, Arena *a, const TargetBuild *b, TargetBuil
 	for (size_t i = 0; i < ARRAY_LEN(tail); i++)
 		ARENA_PUSH(a, argv, n, cap, tail[i]);
 	ProcSpec ps = {.argv = argv, .cwd = b->dir,
-	               .timeout_s = b->timeout_s > 0 ? b->timeout_s : 300};
+	               .timeout_s = b->timeout_s > 0 ? b->timeout_s : 300,
+	               .sandbox = PROC_SANDBOX};
 	ProcResult r;
 	runner_exec(b->runner, a, &ps, b->put, NULL, &r);
 	out->ok = proc_ok(&r);

@@ -553,7 +553,8 @@ static int run_ncu(Arena *a, const char *ncu, const TargetProfileRun *r, const c
 		ARENA_PUSH(a, argv, n, cap, r->argv[i]);
 	ARENA_PUSH(a, argv, n, cap, NULL);
 	ProcSpec ps = {.argv = argv, .cwd = r->cwd,
-	               .timeout_s = r->timeout_s > 0 ? r->timeout_s : 300};
+	               .timeout_s = r->timeout_s > 0 ? r->timeout_s : 300,
+	               .sandbox = PROC_SANDBOX};
 	ProcResult pr;
 	diag_trace("kcc: %s", proc_cmdline(a, argv));
 	int rc = proc_run(a, &ps, &pr);

@@ -52,6 +52,7 @@ int target_run_proc(Arena *a, const TargetRun *r, bool limit_as, ProcResult *out
 	    .env_extra = RUN_ENV,
 	    .max_output = 1 << 20,
 	    .exclusive = r->exclusive,
+	    .sandbox = PROC_CANDIDATE,
 	};
 	return runner_exec(r->runner, a, &ps, r->put, r->get, out);
 }
