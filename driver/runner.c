@@ -11,7 +11,9 @@
 int driver_runner(Arena *a, const Options *o, Runner **out)
 {
 	const char *why = "";
-	*out = runner_open(a, o->runner, NULL, &why);
+	/* Not under the run's temp root: ssh's control socket path must stay
+	 * short (runners/ssh.c removes its own dir). */
+	*out = runner_open(a, o->runner, temp_root_parent(), &why);
 	if (*out) {
 		runner_cleanup_on_signal(*out);
 		return EXIT_OK;

@@ -135,6 +135,9 @@ int file_mkdirs(const char *path, int mode);
 /* Make $TMPDIR/kcc-PID-XXXXXX, point TMPDIR at it and remove it at exit
  * and on SIGTERM/SIGHUP/SIGQUIT/SIGINT. NULL when it cannot be made. */
 const char *temp_root_init(void);
+/* The TMPDIR kcc started with (for what must keep short paths, such as
+ * ssh's control socket: a Unix socket path is limited to 107 bytes). */
+const char *temp_root_parent(void);
 /* --keep-temps: leave it. */
 void temp_root_keep(void);
 /* Remove it now (async-signal-safe). */

@@ -29,6 +29,7 @@
 enum { TEMP_MAX_DEPTH = 24 };
 
 static char root[4096];
+static char parent[4096];
 static pid_t owner;
 static volatile sig_atomic_t keep;
 
@@ -102,6 +103,7 @@ const char *temp_root_init(void)
 		return NULL;
 	}
 	owner = getpid();
+	snprintf(parent, sizeof parent, "%s", t);
 	setenv("TMPDIR", root, 1);
 	atexit(temp_root_remove);
 	static const int sigs[] = {SIGTERM, SIGHUP, SIGQUIT, SIGINT};
@@ -115,6 +117,14 @@ const char *temp_root_init(void)
 		sigaction(sigs[i], &sa, NULL);
 	}
 	return root;
+}
+
+const char *temp_root_parent(void)
+{
+	if (parent[0])
+		return parent;
+	const char *t = getenv("TMPDIR");
+	return t && *t ? t : "/tmp";
 }
 
 void temp_root_keep(void)
