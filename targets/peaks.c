@@ -151,6 +151,7 @@ static void cpu_datasheet(Arena *a, const TargetInfo *info, ProfilePeaks *pk)
 	pk->est_gflops = cores * lanes * 2 * 2 * ghz;
 	pk->est_gbps = cores * 2 * lanes * 4 * ghz;
 	pk->est_unit[PEAK_FP32] = pk->est_gflops;
+	pk->est_name = arena_printf(a, "fp32 FMA on %d-lane vectors, all cores", (int)lanes);
 	pk->est_unit[PEAK_FP64] = pk->est_gflops / 2;
 	pk->est_unit[PEAK_FP32_SCALAR] = pk->est_gflops / lanes;
 }
@@ -207,6 +208,9 @@ int cuda_peaks(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *o
 	/* fp8 (cc >= 8.9) doubles the fp16 rate: the floor allows for it. */
 	double tc = info.cores * tc_per_clock(cc) * info.clock_ghz * (cc >= 89 ? 2 : 1);
 	out->est_gflops = tc > info.peak_gflops ? tc : info.peak_gflops;
+	out->est_name = tc <= info.peak_gflops ? "fp32 FMA"
+	                : cc >= 89 ? "fp8 tensor cores, twice the fp16 rate"
+	                           : "fp16 tensor cores";
 	out->est_gbps = info.peak_gbps;
 	out->est_dram_gbps = info.peak_gbps;
 	out->est_unit[PEAK_FP32] = info.peak_gflops;

@@ -132,8 +132,8 @@ char *profile_peaks_text(Arena *a, const ProfilePeaks *pk)
 		sb_addf(&sb, "- cache (%s) bandwidth: %.0f GB/s\n",
 		        pk->cache_name ? pk->cache_name : "cache", pk->cache_gbps);
 	if (pk->est_gflops > 0)
-		sb_addf(&sb, "- datasheet: up to %.0f GFLOP/s on the fastest unit, %.0f GB/s\n",
-		        pk->est_gflops, pk->est_gbps);
+		sb_addf(&sb, "- datasheet: up to %.0f GFLOP/s on the fastest unit (%s), %.0f GB/s\n",
+		        pk->est_gflops, pk->est_name ? pk->est_name : "?", pk->est_gbps);
 	return sb_to_arena(&sb, a);
 }
 

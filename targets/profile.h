@@ -101,6 +101,7 @@ typedef struct {
 	                       vector lanes x 2 FMA pipes x 2 x clock); 0 unknown */
 	double est_gbps;    /* the same for bytes (DRAM; cpu: L1 loads) */
 	double est_unit[PEAK__UNITS]; /* the datasheet's rate per unit, 0 unknown */
+	const char *est_name;         /* the unit of est_gflops, for people */
 	double est_dram_gbps;         /* the datasheet's DRAM bandwidth, 0 unknown */
 	/* The physical floor's rates: no kernel does the spec's flops or moves its
 	 * bytes faster than this; the larger of the datasheet rate and 1.5x the
