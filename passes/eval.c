@@ -182,6 +182,36 @@ static int measure(Search *s, Candidate *c, const Unit *u)
 	return 0;
 }
 
+/* The earlier judged candidate with c's normal form, or -1. The memo
+ * answers the same bytes; this answers the same code. */
+static int same_code(Search *s, const Candidate *c)
+{
+	for (int i = 0; i < c->id; i++) {
+		const Candidate *k = &s->r->c[i];
+		if (k->key[0] && !k->duplicate && !strcmp(k->key, c->key))
+			return i;
+	}
+	return -1;
+}
+
+static void take_duplicate(Search *s, Candidate *c, const Candidate *k)
+{
+	c->duplicate = true;
+	c->dup_of = k->id;
+	c->correct = k->correct;
+	c->reason = k->reason;
+	c->why = arena_printf(s->a, "the same code as candidate %d (%s)", k->id,
+	                      k->why ? k->why : verify_reason_name(k->reason));
+	c->log = k->log;
+	c->measured = k->measured;
+	c->ms = k->ms, c->ms_q1 = k->ms_q1, c->ms_q3 = k->ms_q3;
+	c->speedup = k->speedup, c->lo = k->lo, c->hi = k->hi;
+	c->profile = k->profile;
+	if (k->id == 0) /* the original sent back: no faster than itself */
+		c->speedup = c->lo = c->hi = 1.0;
+	s->r->duplicates++;
+}
+
 int eval_candidate(Search *s, int id, bool bench)
 {
 	Candidate *c = &s->r->c[id];
@@ -193,6 +223,18 @@ int eval_candidate(Search *s, int id, bool bench)
 		sb_release(&sb);
 	} else
 		sha256_hex(c->text, c->len, c->sha);
+	passes_text_key(s->a, c->text, c->len, c->key);
+	if (c->cflags && *c->cflags) { /* the same code built another way is not */
+		const char *k2 = arena_printf(s->a, "%s\ncflags %s", c->key, c->cflags);
+		sha256_hex(k2, strlen(k2), c->key);
+	}
+	int k = same_code(s, c);
+	if (k >= 0 && (k == 0 || !bench || !s->r->c[k].correct || s->r->c[k].measured)) {
+		take_duplicate(s, c, &s->r->c[k]);
+		diag_trace("kcc: candidate %d: the same code as candidate %d (%s)", id, k,
+		           c->correct ? "correct" : verify_reason_name(c->reason));
+		return 0;
+	}
 	if (memo_load(s, c, bench)) {
 		diag_trace("kcc: candidate %d: %s (remembered)", id,
 		           c->correct ? "correct" : verify_reason_name(c->reason));
@@ -223,7 +265,7 @@ int eval_candidate(Search *s, int id, bool bench)
 
 bool search_gain(const Search *s, const Candidate *c)
 {
-	if (!c->correct || !c->measured || c->parent < 0)
+	if (!c->correct || !c->measured || c->parent < 0 || c->duplicate)
 		return false;
 	const Candidate *p = &s->r->c[c->parent];
 	double base = p->measured ? p->speedup : 1.0, top = p->measured ? p->hi : 1.0;

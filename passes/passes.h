@@ -67,6 +67,18 @@ const char *passes_builtin(const char *name, size_t *len);
  * placeholder is left as it is. */
 char *prompt_fill(Arena *a, const char *tmpl, const char *const *names,
                   const char *const *values, int n);
+/* The body of doc's section "## NAME" (to the next "## " heading, trailing
+ * blank lines trimmed); NULL when there is none. */
+const char *prompt_section(Arena *a, const char *doc, const char *name);
+
+/* ---- duplicates (dedup.c) ------------------------------------------------------ */
+
+/* text without comments, with whitespace kept only where it separates
+ * tokens and preprocessor lines kept as lines: two candidates with the same
+ * normal form are the same code. */
+char *passes_normalize(Arena *a, const char *text, size_t len, size_t *outlen);
+/* sha256 (hex) of the normal form. */
+void passes_text_key(Arena *a, const char *text, size_t len, char out[65]);
 
 /* ---- tuning: `#pragma kcc tune` values written into the source -------------- */
 
@@ -105,6 +117,10 @@ typedef struct {
 	const char *log;     /* build log tail, for repair prompts and the report */
 	int repairs;         /* repair rounds it took */
 	int repair_of;       /* the rejected candidate it repairs, -1 none */
+	bool duplicate;      /* the same code as candidate dup_of (after normalising
+	                        whitespace and comments): its verdict is reused */
+	int dup_of;
+	char key[65];        /* hash of the normalised text; "" until judged */
 	bool measured;
 	double ms, ms_q1, ms_q3;    /* its median time and IQR at the bench shape */
 	double speedup, lo, hi;     /* over the original, 95% CI */
@@ -166,6 +182,7 @@ typedef struct {
 	const char *device;  /* the hardware, one line */
 	const char *shape;   /* the bench shape, "M=384 N=384 K=384" */
 	double delta;        /* the noise gate's margin */
+	int duplicates;      /* candidates that repeated one already judged */
 	LlmTotals totals;    /* zero without an LLM */
 	double wall_s;
 } SearchResult;

@@ -56,3 +56,21 @@ char *prompt_fill(Arena *a, const char *tmpl, const char *const *names,
 	}
 	return sb_to_arena(&sb, a);
 }
+
+const char *prompt_section(Arena *a, const char *doc, const char *name)
+{
+	if (!doc)
+		return NULL;
+	const char *head = arena_printf(a, "## %s\n", name);
+	const char *p = strstr(doc, head);
+	while (p && p != doc && p[-1] != '\n')
+		p = strstr(p + 1, head);
+	if (!p)
+		return NULL;
+	p += strlen(head);
+	const char *end = strstr(p, "\n## ");
+	size_t n = end ? (size_t)(end - p) : strlen(p);
+	while (n && (p[n - 1] == '\n' || p[n - 1] == ' '))
+		n--;
+	return arena_strndup(a, p, n);
+}

@@ -32,6 +32,8 @@ static cJSON *candidate_json(const Candidate *c)
 	cJSON_AddStringToObject(o, "why", c->why ? c->why : "");
 	cJSON_AddNumberToObject(o, "repairs", c->repairs);
 	cJSON_AddNumberToObject(o, "repair_of", c->repair_of);
+	if (c->duplicate)
+		cJSON_AddNumberToObject(o, "duplicate_of", c->dup_of);
 	cJSON_AddBoolToObject(o, "measured", c->measured);
 	if (c->measured) {
 		cJSON_AddNumberToObject(o, "ms", c->ms);
@@ -69,6 +71,7 @@ static cJSON *result_json(const SearchResult *r, const Unit *orig, const char *t
 	cJSON_AddStringToObject(o, "stop_detail", r->stop_detail ? r->stop_detail : "");
 	cJSON_AddNumberToObject(o, "best", r->best);
 	cJSON_AddNumberToObject(o, "speedup", r->n ? r->c[r->best].speedup : 1.0);
+	cJSON_AddNumberToObject(o, "duplicates", r->duplicates);
 	cJSON *chain = cJSON_AddArrayToObject(o, "chain");
 	int ids[256];
 	int n = r->n ? search_chain(r, r->best, ids, 256) : 0;
@@ -240,6 +243,8 @@ static void html_tree(Strbuf *sb, const SearchResult *r, int id, int depth)
 		html_escape(sb, c->tune);
 		sb_adds(sb, "]");
 	}
+	if (c->duplicate)
+		sb_addf(sb, " — duplicate of #%d", c->dup_of);
 	if (c->correct && c->measured)
 		sb_addf(sb, " — %.2fx (95%% CI %.2f–%.2f)%s", c->speedup, c->lo, c->hi,
 		        c->gain ? " gain" : "");
@@ -279,8 +284,9 @@ static char *html(Arena *a, const SearchResult *r, const Unit *orig, const char 
 	sb_addf(&sb, "</h1>\n<p>kcc %s, target %s, device ", KCC_VERSION, target);
 	html_escape(&sb, r->device);
 	sb_addf(&sb, "</p>\n<p id=\"summary\">best: candidate %d, %.2fx over the original; "
-	        "%d candidates; stopped: %s; %ld LLM calls, $%.4f</p>\n", r->best,
-	        r->n ? r->c[r->best].speedup : 1.0, r->n ? r->n - 1 : 0, search_stop_name(r->stop),
+	        "%d candidates (%d duplicates); stopped: %s; %ld LLM calls, $%.4f</p>\n", r->best,
+	        r->n ? r->c[r->best].speedup : 1.0, r->n ? r->n - 1 : 0, r->duplicates,
+	        search_stop_name(r->stop),
 	        r->totals.calls, r->totals.usd);
 	sb_adds(&sb, "<h2>Best speed-up over steps</h2>\n");
 	html_chart(&sb, r);

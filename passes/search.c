@@ -71,8 +71,9 @@ static void progress(Search *s, int step, int steps)
 		return;
 	const Candidate *b = &s->r->c[s->r->best];
 	LlmTotals t = s->cfg->llm ? llm_totals(s->cfg->llm) : (LlmTotals){0};
-	fprintf(stderr, "\r\033[Kkcc: step %d/%d, %d candidates, best %.2fx, %ld calls, $%.2f",
-	        step, steps, s->r->n - 1, b->measured ? b->speedup : 1.0, t.calls, t.usd);
+	fprintf(stderr, "\r\033[Kkcc: step %d/%d, %d candidates (%d duplicate%s), best %.2fx, "
+	        "%ld calls, $%.2f", step, steps, s->r->n - 1, s->r->duplicates,
+	        s->r->duplicates == 1 ? "" : "s", b->measured ? b->speedup : 1.0, t.calls, t.usd);
 	fflush(stderr);
 }
 
@@ -99,28 +100,47 @@ static const char *best_text(Search *s, int parent)
 }
 
 /* Children of parent so far: regressions named as such, failures with
- * their reason, so the planner does not repeat them. */
+ * their reason, so the planner does not repeat them. Each distinct line
+ * once: the same code sent back (a duplicate) or the same rejection of
+ * another answer is counted on the first line, not listed again. */
 static const char *history_text(Search *s, int parent)
 {
-	Strbuf sb = STRBUF_INIT;
 	const Candidate *p = &s->r->c[parent];
+	const char **line = arena_alloc(s->a, sizeof *line * (size_t)s->r->n);
+	int *count = arena_alloc(s->a, sizeof *count * (size_t)s->r->n), n = 0;
 	for (int i = 1; i < s->r->n; i++) {
 		const Candidate *c = &s->r->c[i];
-		if (c->parent != parent || *c->tune)
+		if (c->parent != parent || *c->tune || !c->why)
 			continue;
+		const Candidate *k = c->duplicate ? &s->r->c[c->dup_of] : c;
+		const char *l;
 		if (!c->correct)
-			sb_addf(&sb, "- %s: REJECTED by the verifier (%s: %s)\n", c->option,
-			        verify_reason_name(c->reason), c->why ? c->why : "");
+			l = arena_printf(s->a, "- %s: REJECTED by the verifier (%s: %s)", c->option,
+			                 verify_reason_name(k->reason), k->why ? k->why : "");
 		else if (c->measured && p->measured && c->hi < p->speedup)
-			sb_addf(&sb, "- %s: REGRESSION, %.2fx against this code's %.2fx\n", c->option,
-			        c->speedup, p->speedup);
+			l = arena_printf(s->a, "- %s: REGRESSION, %.2fx against this code's %.2fx",
+			                 c->option, c->speedup, p->speedup);
 		else if (c->gain)
-			sb_addf(&sb, "- %s: gain, %.2fx over the original\n", c->option, c->speedup);
+			l = arena_printf(s->a, "- %s: gain, %.2fx over the original", c->option,
+			                 c->speedup);
+		else if (c->duplicate && c->dup_of == parent)
+			l = arena_printf(s->a, "- %s: the answer was this code unchanged", c->option);
 		else
-			sb_addf(&sb, "- %s: no measurable gain (%.2fx, inside the noise)\n", c->option,
-			        c->speedup);
+			l = arena_printf(s->a, "- %s: no measurable gain (%.2fx, inside the noise)",
+			                 c->option, c->speedup);
+		int j = 0;
+		while (j < n && strcmp(line[j], l))
+			j++;
+		if (j == n)
+			line[n] = l, count[n++] = 0;
+		count[j]++;
 	}
-	return sb.len ? sb_to_arena(&sb, s->a) : "Nothing yet.";
+	if (!n)
+		return "Nothing yet.";
+	Strbuf sb = STRBUF_INIT;
+	for (int j = 0; j < n; j++)
+		sb_addf(&sb, count[j] > 1 ? "%s [%d answers]\n" : "%s\n", line[j], count[j]);
+	return sb_to_arena(&sb, s->a);
 }
 
 static const char *menu_text(Search *s, const char *forced)
@@ -211,14 +231,28 @@ static void code_request(Search *s, LlmRequest *q, int parent, const char *optio
 	        "implement");
 }
 
+/* The repair prompt names the reason and shows what the failing step
+ * printed; when it printed nothing (a comparison, the static scan) it says
+ * so rather than show an empty block. passes/prompts/reasons.txt says what
+ * each check does. */
 static void repair_request(Search *s, LlmRequest *q, const Candidate *c)
 {
-	const char *names[] = {"REASON", "LOG", "FENCE", "CODE", "OPTION", "PLAN"};
-	const char *vals[] = {arena_printf(s->a, "%s: %s", verify_reason_name(c->reason),
-	                                   c->why ? c->why : ""),
-	                      c->log ? proc_tail(c->log, 30) : "", s->fence,
-	                      c->text ? c->text : "(no code block)", c->option, c->plan};
-	request(s, q, prompt_fill(s->a, tmpl("prompts/repair.txt"), names, vals, 6), "repair");
+	const char *reason = verify_reason_name(c->reason);
+	const char *log = c->log ? proc_tail(c->log, 30) : "";
+	const char *details;
+	if (log[strspn(log, " \t\r\n")])
+		details = arena_printf(s->a, "What it printed (the last lines):\n\n```\n%s%s```",
+		                       log, log[strlen(log) - 1] == '\n' ? "" : "\n");
+	else
+		details = "No compiler or run output goes with this rejection: the line above "
+		          "is the verifier's whole finding.";
+	const char *advice = prompt_section(s->a, tmpl("prompts/reasons.txt"), reason);
+	const char *names[] = {"REASON", "DETAILS", "ADVICE", "FENCE", "CODE", "OPTION", "PLAN"};
+	const char *vals[] = {arena_printf(s->a, "%s: %s", reason, c->why ? c->why : ""),
+	                      details, advice ? advice : "(no description of this check)",
+	                      s->fence, c->text ? c->text : "(no code block)", c->option,
+	                      c->plan};
+	request(s, q, prompt_fill(s->a, tmpl("prompts/repair.txt"), names, vals, 7), "repair");
 }
 
 /* ---- answers -------------------------------------------------------------------- */
@@ -283,42 +317,80 @@ static bool budget_left(Search *s)
 	return false;
 }
 
-/* Evaluate candidate id with up to R repairs; tune what verified. Returns
- * -1 on a tool failure or a stop, else 0. */
-static int evaluate(Search *s, int id, int step)
+/* Can a new version of the code cure this rejection? Not when the
+ * verifier doubts the measurement itself (implausible: the time is below
+ * the device's floor), and not for a duplicate: its code already had its
+ * verdict and its own repair. docs/search.md, "Repairs". */
+static bool repairable(const Candidate *c)
+{
+	return !c->correct && !c->duplicate && c->reason != VR_IMPLAUSIBLE;
+}
+
+/* Evaluate the candidates ids[0..n) (verify, measure), then send one batch
+ * of repair requests for those rejected that a repair can cure, evaluate
+ * the repairs, and so on for up to R rounds; then tune what verified.
+ * Returns -1 on a tool failure or a stop, else 0. */
+static int evaluate_all(Search *s, const int *ids, int n, int step)
 {
 	int repairs = s->cfg->repairs < 0 ? 1 : s->cfg->repairs;
-	for (int round = 0;; round++) {
-		Candidate *c = &s->r->c[id];
-		if (c->text && eval_candidate(s, id, true) != 0) {
+	int *all = arena_alloc(s->a, sizeof *all * (size_t)n * (size_t)(repairs + 1));
+	int nall = 0;
+	int *cur = arena_alloc(s->a, sizeof *cur * (size_t)n);
+	memcpy(cur, ids, sizeof *cur * (size_t)n);
+	for (int round = 0; n > 0; round++) {
+		int need = 0;
+		for (int i = 0; i < n && !stopped(s); i++) {
+			int id = cur[i];
+			if (s->r->c[id].text && eval_candidate(s, id, true) != 0) {
+				s->r->stop = STOP_TOOL;
+				s->r->stop_detail = "the verifier failed";
+				return -1;
+			}
+			all[nall++] = id;
+			if (repairable(&s->r->c[id]))
+				cur[need++] = id;
+			progress(s, step, s->cfg->npasses ? s->cfg->npasses : s->cfg->steps);
+		}
+		if (stopped(s)) {
+			for (int i = 0; i < n; i++)
+				if (!s->r->c[cur[i]].key[0] && s->r->c[cur[i]].text)
+					s->r->c[cur[i]].why = "not checked: the search was stopped first";
+			return 0;
+		}
+		if (!need || round >= repairs || !budget_left(s))
+			break;
+		LlmRequest *q = arena_alloc(s->a, sizeof *q * (size_t)need);
+		LlmResponse *a = arena_alloc(s->a, sizeof *a * (size_t)need);
+		for (int i = 0; i < need; i++)
+			repair_request(s, &q[i], &s->r->c[cur[i]]);
+		llm_complete_batch(s->cfg->llm, q, a, need);
+		if (batch_status(s, a, need) != 0)
+			return -1;
+		for (int i = 0; i < need; i++) {
+			const Candidate *c = &s->r->c[cur[i]];
+			Candidate k = {.parent = c->parent, .step = step, .option = c->option,
+			               .plan = c->plan, .repairs = round + 1, .repair_of = c->id};
+			account(&k, &a[i]);
+			LlmExtract x;
+			const char *err;
+			if (llm_extract_code(s->a, a[i].text, strlen(a[i].text), s->fence, &x,
+			                     &err) == 0)
+				k.text = x.code, k.len = strlen(x.code);
+			else
+				k.reason = VR_PARSE, k.why = err;
+			cur[i] = search_add(s, &k);
+		}
+		n = need;
+	}
+	for (int i = 0; i < nall && s->cfg->tune; i++) {
+		if (stopped(s))
+			break;
+		const Candidate *c = &s->r->c[all[i]];
+		if (c->correct && !c->duplicate && tune_variants(s, all[i], step) < 0) {
 			s->r->stop = STOP_TOOL;
 			s->r->stop_detail = "the verifier failed";
 			return -1;
 		}
-		c = &s->r->c[id];
-		if (c->correct || round >= repairs || stopped(s) || !budget_left(s))
-			break;
-		LlmRequest q;
-		LlmResponse a;
-		repair_request(s, &q, c);
-		llm_complete(s->cfg->llm, &q, &a);
-		if (batch_status(s, &a, 1) != 0)
-			return -1;
-		Candidate k = {.parent = c->parent, .step = step, .option = c->option,
-		               .plan = c->plan, .repairs = round + 1, .repair_of = id};
-		account(&k, &a);
-		LlmExtract x;
-		const char *err;
-		if (llm_extract_code(s->a, a.text, strlen(a.text), s->fence, &x, &err) == 0)
-			k.text = x.code, k.len = strlen(x.code);
-		else
-			k.reason = VR_PARSE, k.why = err;
-		id = search_add(s, &k);
-	}
-	if (s->cfg->tune && s->r->c[id].correct && tune_variants(s, id, step) < 0) {
-		s->r->stop = STOP_TOOL;
-		s->r->stop_detail = "the verifier failed";
-		return -1;
 	}
 	return 0;
 }
@@ -387,15 +459,13 @@ static int implement_all(Search *s, const Plan *p, int np, int step)
 	llm_complete_batch(s->cfg->llm, q, a, n);
 	if (batch_status(s, a, n) != 0)
 		return -1;
-	for (int i = 0; i < n && !stopped(s); i++) {
+	int *ids = arena_alloc(s->a, sizeof *ids * (size_t)n);
+	for (int i = 0; i < n; i++) {
 		const Plan *pl = &p[i / k];
-		int id = from_answer(s, pl->parent, step, pl->option, pl->plan, &a[i],
+		ids[i] = from_answer(s, pl->parent, step, pl->option, pl->plan, &a[i],
 		                     i % k == 0 ? pl->pa : NULL);
-		if (evaluate(s, id, step) != 0)
-			return -1;
-		progress(s, step, s->cfg->npasses ? s->cfg->npasses : s->cfg->steps);
 	}
-	return 0;
+	return evaluate_all(s, ids, n, step);
 }
 
 /* Fastest first; ties keep their order (a beam is a handful of ids). */

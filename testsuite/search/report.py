@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """report.py REPORT.json — one line per candidate of a kcc report, for
 FileCheck: `ID parent=P OPTION VERDICT REASON [gain] [accepted] [tune=...]`,
-then `chain ...`, `stop ...` and `calls N`."""
+then `chain ...`, `stop ...`, `calls N` and `duplicates N` when there are."""
 import json
 import sys
 
@@ -17,7 +17,11 @@ for c in r["candidates"]:
         words.append("tune=" + c["tune"].replace(" ", ","))
     if c["repairs"]:
         words.append("repair-of=%d" % c["repair_of"])
+    if "duplicate_of" in c:
+        words.append("duplicate-of=%d" % c["duplicate_of"])
     print(" ".join(words))
 print("chain " + " ".join(str(i) for i in r["chain"]))
 print("stop " + r["stop"])
 print("calls %d" % r["llm"]["calls"])
+if r.get("duplicates"):
+    print("duplicates %d" % r["duplicates"])

@@ -12,6 +12,11 @@ give in order, the last one repeating:
     implement: code:fixtures/rowsum.simd.c
     implement: fail            # this request fails (exit 1)
     implement: interrupt code:FILE   # SIGINT to kcc, then answer
+    repair: barrier=2 code:FILE      # answer once 2 repair requests arrived
+
+`barrier=N` proves requests were sent together: the answer waits (20 s at
+most, then the request fails) until N requests of its stage have arrived,
+which a client that sends them one after the other never lets happen.
 
 `code:PATH` answers with a short plan sentence and PATH's content in one
 fenced block; `text:PATH` answers with PATH verbatim. Paths are relative to
@@ -24,6 +29,7 @@ import json
 import os
 import signal
 import sys
+import time
 
 
 def load_script(path):
@@ -59,6 +65,22 @@ def next_index(logdir, stage):
         return n
 
 
+def barrier(logdir, stage, words):
+    for w in list(words):
+        if w.startswith("barrier="):
+            words.remove(w)
+            want = int(w.split("=", 1)[1])
+            path = os.path.join(logdir, stage + ".count")
+            deadline = time.time() + 20
+            while int(open(path).read() or 0) < want:
+                if time.time() > deadline:
+                    sys.stderr.write("serve.py: barrier: %d %s requests did not arrive "
+                                     "together\n" % (want, stage))
+                    return False
+                time.sleep(0.05)
+    return True
+
+
 def answer(base, action):
     words = action.split()
     if "interrupt" in words:
@@ -88,7 +110,10 @@ def main():
     with open(os.path.join(logdir, "requests.jsonl"), "a") as f:
         f.write(json.dumps({"stage": stage, "n": n, "action": action,
                             "keys_visible": keys, "prompt": text}) + "\n")
-    out = answer(os.path.dirname(os.path.abspath(script)), action)
+    words = action.split()
+    if not barrier(logdir, stage, words):
+        return 1
+    out = answer(os.path.dirname(os.path.abspath(script)), " ".join(words))
     if out is None:
         sys.stderr.write("serve.py: scripted failure (%s request %d)\n" % (stage, n))
         return 1
