@@ -191,6 +191,10 @@ typedef struct {
  * could not start (the reference does not verify), after diagnostics. */
 int search_run(Arena *a, const SearchConfig *cfg, SearchResult *out);
 const char *search_stop_name(StopReason s);
+/* Whether a repair request may cure c's rejection: not when c is correct,
+ * a duplicate (its code had its verdict and its repair), or rejected for a
+ * reason no code change cures (implausible). */
+bool search_repairable(const Candidate *c);
 /* The chain of accepted candidates from the original to c[id]: ids in
  * order, original first. */
 int search_chain(const SearchResult *r, int id, int *ids, int max);

@@ -321,7 +321,7 @@ static bool budget_left(Search *s)
  * verifier doubts the measurement itself (implausible: the time is below
  * the device's floor), and not for a duplicate: its code already had its
  * verdict and its own repair. docs/search.md, "Repairs". */
-static bool repairable(const Candidate *c)
+bool search_repairable(const Candidate *c)
 {
 	return !c->correct && !c->duplicate && c->reason != VR_IMPLAUSIBLE;
 }
@@ -347,7 +347,7 @@ static int evaluate_all(Search *s, const int *ids, int n, int step)
 				return -1;
 			}
 			all[nall++] = id;
-			if (repairable(&s->r->c[id]))
+			if (search_repairable(&s->r->c[id]))
 				cur[need++] = id;
 			progress(s, step, s->cfg->npasses ? s->cfg->npasses : s->cfg->steps);
 		}
