@@ -158,6 +158,9 @@ static void take_verdict(Search *s, Candidate *c, const Verdict *v)
 	c->reason = v->reason;
 	c->correct = v->reason == VR_OK;
 	c->why = v->summary ? arena_strdup(s->a, v->summary) : verify_reason_name(v->reason);
+	/* the planner and the repair need the shape a rejection happened at */
+	if (v->reason != VR_OK && v->shape && !strstr(c->why, v->shape))
+		c->why = arena_printf(s->a, "%s; shape %s", c->why, v->shape);
 	if (v->log && *v->log)
 		c->log = v->log;
 }
