@@ -413,6 +413,7 @@ static int search_with(Arena *a, const Options *o, const Unit *u, const Target *
 	cfg.state_dir = state_dir(a, o, u, out);
 	cfg.memo_dir = arena_printf(a, "%s/verdicts", driver_cache_dir(a, o));
 	cfg.memo_read = !so->no_cache;
+	cfg.resume = so->resume != NULL;
 	if (so->resume && check_resume(a, so->resume, u))
 		return EXIT_USER;
 	int rc;

@@ -11,6 +11,9 @@
 #include "internal.h"
 
 #include <curl/curl.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -229,14 +232,48 @@ static void try_cache(LlmClient *c, Job *j)
 	}
 }
 
-/* Keep a record of the exchange under the state dir, if there is one. */
+/* The highest NNNN of dir's NNNN-KEY.json records (0 when none): a run
+ * goes on numbering after the runs before it in the same state dir. */
+static long last_record(const char *dir)
+{
+	long max = 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		char *end;
+		long n = strtol(e->d_name, &end, 10);
+		if (end != e->d_name && *end == '-' && n > max)
+			max = n;
+	}
+	if (d)
+		closedir(d);
+	return max;
+}
+
+/* Keep a record of the exchange under the state dir, if there is one.
+ * Records are numbered in the order they were written, across runs (a
+ * --resume, or a rebuild into the same state dir): a name is claimed with
+ * O_EXCL before the record is written over it, so neither a later run nor
+ * a concurrent one can overwrite an earlier record. */
 static void record(LlmClient *c, const Job *j)
 {
 	if (!c->cfg.state_dir)
 		return;
 	const char *dir = arena_printf(c->a, "%s/llm", c->cfg.state_dir);
-	const char *path = arena_printf(c->a, "%s/%04ld-%.16s.json", dir, ++c->records,
-	                                j->key);
+	if (file_mkdirs(dir, 0700) == 0 && c->records == 0)
+		c->records = last_record(dir);
+	const char *path;
+	for (int tries = 0;; tries++) {
+		path = arena_printf(c->a, "%s/%04ld-%.16s.json", dir, ++c->records, j->key);
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			close(fd);
+			break;
+		}
+		if (errno != EEXIST || tries > 1000)
+			break;
+		c->records = last_record(dir);
+	}
 	LlmAnswer none = {.text = ""};
 	char *s = llm_cache_entry(c->a, j->key, j->canon, j->p->spec,
 	                          j->resp->status == LLM_OK ? &j->ans : &none);

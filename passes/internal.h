@@ -19,9 +19,12 @@ typedef struct {
 	uint64_t rng;
 	int nreq;            /* requests built so far: each one's sample index */
 	double t0;
+	TargetInfo info;     /* the device's description */
 	ProfilePeaks peaks;  /* the device's, for the roofline */
 	bool peaks_done;
 	ProfileAsk ask;      /* extra metrics the plans asked for, all steps */
+	LlmTotals prior;     /* --resume: the earlier runs' LLM totals */
+	int prior_runs;
 } Search;
 
 /* Append a candidate (copied); returns its index. Texts are written to
@@ -57,8 +60,12 @@ const char *profile_asking(Search *s, int id);
 struct cJSON;
 struct cJSON *profile_json(const Profile *p);
 
-/* The run's records: STATE/report.json after each step. */
+/* The run's records: STATE/report.json after each step, with the LLM
+ * totals so far. */
 void state_save(Search *s);
+/* The LLM totals and run count of the report.json in state_dir (earlier
+ * runs of a resumed search); zero when there is none. */
+void state_load_totals(Search *s);
 /* Wall clock in seconds. */
 double passes_now(void);
 uint64_t passes_rand(uint64_t *state);

@@ -7,6 +7,7 @@
  */
 #include "passes.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -87,6 +88,85 @@ static const char **field(MenuParser *p, const char *key)
 	return NULL;
 }
 
+/* The number in "sm_90a", "90", "1e3"; false when there is none. */
+static bool number(const char *v, double *out)
+{
+	char *end;
+	if (!strncmp(v, "sm_", 3))
+		v += 3;
+	*out = strtod(v, &end);
+	return end != v && (!*end || (end[0] >= 'a' && end[0] <= 'z' && !end[1]));
+}
+
+/* One condition of a keep: line, "NAME OP VALUE". */
+static int cond(MenuParser *p, const char *s, size_t n, MenuCond *c)
+{
+	static const struct {
+		const char *op;
+		MenuOp code;
+	} ops[] = {{"!=", MC_NE}, {"<=", MC_LE}, {">=", MC_GE}, {"=", MC_EQ}, {"<", MC_LT},
+	           {">", MC_GT}};
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < ARRAY_LEN(ops); k++) {
+			size_t m = strlen(ops[k].op);
+			if (i + m > n || strncmp(s + i, ops[k].op, m))
+				continue;
+			c->name = trim(p->a, s, i);
+			c->value = trim(p->a, s + i + m, n - i - m);
+			c->op = ops[k].code;
+			bool ordered = c->op != MC_EQ && c->op != MC_NE;
+			if (!*c->name || !*c->value)
+				return bad(p, "a keep: condition is 'NAME OP VALUE' (e.g. 'type = f16')");
+			if (ordered && !number(c->value, &c->num))
+				return bad(p, arena_printf(p->a, "'%s' is not a number to compare with",
+				                           c->value));
+			if ((!strcmp(c->name, "type") || !strcmp(c->name, "bound")) && ordered)
+				return bad(p, arena_printf(p->a, "'%s' takes = or != only", c->name));
+			if (!strcmp(c->name, "bound"))
+				for (const char *v = c->value; *v;) {
+					size_t w = strcspn(v, "|");
+					if (!((w == 7 && !strncmp(v, "compute", 7)) ||
+					      (w == 6 && !strncmp(v, "memory", 6))))
+						return bad(p, "bound is 'compute' or 'memory'");
+					v += w + (v[w] == '|');
+				}
+			if (!strcmp(c->name, "type"))
+				for (const char *v = c->value; *v;) {
+					size_t w = strcspn(v, "|");
+					if (elem_parse(arena_strndup(p->a, v, w)) == ET_NONE)
+						return bad(p, arena_printf(p->a, "'%.*s' is not an element type "
+						                                 "(f64 f32 f16 bf16 i64 ...)",
+						                           (int)w, v));
+					v += w + (v[w] == '|');
+				}
+			if (!ordered) /* metrics compare = and != as numbers */
+				number(c->value, &c->num);
+			return 0;
+		}
+	return bad(p, "a keep: condition is 'NAME OP VALUE' with OP one of = != < <= > >=");
+}
+
+/* keep: lines accumulate (any one may hold); each is a list of conditions
+ * separated by commas, all of which must hold. */
+static int keep_line(MenuParser *p, const char *val)
+{
+	MenuOption *o = &p->m->opts[p->m->nopts - 1];
+	MenuKeep k = {.text = val};
+	for (const char *s = val; *s;) {
+		size_t n = strcspn(s, ",");
+		MenuCond c;
+		if (cond(p, s, n, &c))
+			return -1;
+		ARENA_PUSH(p->a, k.c, k.n, k.cap, c);
+		s += n + (s[n] == ',');
+	}
+	if (!k.n)
+		return bad(p, "an empty keep: line");
+	ARENA_PUSH(p->a, o->keep, o->nkeep, o->keep_cap, k);
+	p->last = NULL;
+	return 0;
+}
+
 /* top: and bottom: lines accumulate, one source line each. */
 static int flag_line(MenuParser *p, const char *key, const char *val)
 {
@@ -107,6 +187,8 @@ static int keyval(MenuParser *p, const char *s, size_t n)
 	char *val = trim(p->a, colon + 1, (size_t)(s + n - colon - 1));
 	if (p->sec == SEC_FLAGS && (!strcmp(key, "top") || !strcmp(key, "bottom")))
 		return flag_line(p, key, val);
+	if (p->sec == SEC_OPTION && !strcmp(key, "keep"))
+		return keep_line(p, val);
 	const char **dst = field(p, key);
 	if (!dst)
 		return bad(p, arena_printf(p->a, "unknown key '%s' in this section", key));
@@ -182,5 +264,64 @@ const MenuOption *menu_find(const Menu *m, const char *name)
 	for (int i = 0; i < m->nopts; i++)
 		if (!strcmp(m->opts[i].name, name))
 			return &m->opts[i];
+	return NULL;
+}
+
+/* ---- keep: lines against the facts -------------------------------------------- */
+
+static bool one_of(const char *have, const char *alts)
+{
+	size_t n = strlen(have);
+	for (const char *v = alts; *v;) {
+		size_t w = strcspn(v, "|");
+		if (w == n && !strncmp(v, have, n))
+			return true;
+		v += w + (v[w] == '|');
+	}
+	return false;
+}
+
+static bool compare(double x, MenuOp op, double y)
+{
+	switch (op) {
+	case MC_EQ: return x == y;
+	case MC_NE: return x != y;
+	case MC_LT: return x < y;
+	case MC_LE: return x <= y;
+	case MC_GT: return x > y;
+	case MC_GE: return x >= y;
+	}
+	return false;
+}
+
+static bool holds(const MenuCond *c, const MenuFacts *f)
+{
+	const char *fact = !strcmp(c->name, "type")    ? f->type
+	                   : !strcmp(c->name, "bound") ? f->bound
+	                   : !strcmp(c->name, "arch")  ? f->arch
+	                                               : NULL;
+	bool named = !strcmp(c->name, "type") || !strcmp(c->name, "bound") ||
+	             !strcmp(c->name, "arch");
+	if (named) {
+		if (!fact)
+			return false;
+		if (c->op == MC_EQ || c->op == MC_NE)
+			return one_of(fact, c->value) == (c->op == MC_EQ);
+		double x;
+		return number(fact, &x) && compare(x, c->op, c->num);
+	}
+	const ProfileMetric *m = f->profile ? profile_get(f->profile, c->name) : NULL;
+	return m && compare(m->value, c->op, c->num);
+}
+
+const char *menu_keeps(const MenuOption *o, const MenuFacts *f)
+{
+	for (int i = 0; i < o->nkeep; i++) {
+		int k = 0;
+		while (k < o->keep[i].n && holds(&o->keep[i].c[k], f))
+			k++;
+		if (k == o->keep[i].n)
+			return o->keep[i].text;
+	}
 	return NULL;
 }

@@ -22,13 +22,43 @@
 
 /* ---- menus ------------------------------------------------------------------ */
 
+/* One condition of a `keep:` line: NAME OP VALUE (docs/menus.md). */
+typedef enum { MC_EQ, MC_NE, MC_LT, MC_LE, MC_GT, MC_GE } MenuOp;
+typedef struct {
+	const char *name;  /* "type", "bound", "arch" or a profile metric's name */
+	MenuOp op;
+	const char *value; /* as written; '|' separates alternatives of = and != */
+	double num;        /* value as a number (< <= > >=) */
+} MenuCond;
+typedef struct {
+	const char *text;  /* the line as written, for the prompt */
+	MenuCond *c;       /* all must hold */
+	int n;
+	size_t cap;
+} MenuKeep;
+
 /* One optimization a plan may choose. */
 typedef struct {
 	const char *name;        /* "shared-memory-tiling" */
 	const char *description; /* what it does */
 	const char *applies;     /* when it applies */
-	const char *signals;     /* which measurements point to it */
+	const char *signals;     /* which measurements point to it (for the planner) */
+	MenuKeep *keep;          /* `keep:` lines: when one holds for the current
+	                            code, dropout never removes the option */
+	int nkeep;
+	size_t keep_cap;
 } MenuOption;
+
+/* What a `keep:` line is tested against: facts about the kernel and the
+ * device, and the current version's profile. NULL: unknown (a condition on
+ * it does not hold). */
+typedef struct {
+	const char *type;       /* the spec's compute type: "f16", "f32", ... */
+	const char *bound;      /* "compute" or "memory": the spec's flops/bytes
+	                           against the device's ridge point */
+	const char *arch;       /* "sm_90a", "x86_64" */
+	const Profile *profile; /* metrics by name, with the roofline's */
+} MenuFacts;
 
 /* One compiler-flag variant for -O2: source lines put at the top and the
  * bottom of the file, so the emitted file carries its flags. */
@@ -57,6 +87,8 @@ int menu_parse(Arena *a, const char *path, const char *text, size_t len, Menu *o
  * one built into kcc from menus/TARGET.menu. */
 int menu_load(Arena *a, const char *target, const char *file, Menu *out);
 const MenuOption *menu_find(const Menu *m, const char *name);
+/* The first of o's `keep:` lines that holds for f (its text), or NULL. */
+const char *menu_keeps(const MenuOption *o, const MenuFacts *f);
 
 /* ---- prompt templates (the .txt files in passes/prompts/, built in) ------------ */
 
@@ -157,6 +189,8 @@ typedef struct {
 	bool tune;                /* autotune `tune` parameters of candidates */
 	bool flags;               /* -O2: also try the menu's flag variants */
 	const char *state_dir;    /* required: the run's records live here */
+	bool resume;              /* --resume: state_dir holds the search's earlier
+	                             runs; the report's LLM totals add theirs */
 	const char *memo_dir;     /* verdicts and measurements by text hash
 	                             (CACHE/verdicts); NULL: STATE/memo */
 	bool memo_read;           /* false (--no-cache): measure afresh */
@@ -183,7 +217,10 @@ typedef struct {
 	const char *shape;   /* the bench shape, "M=384 N=384 K=384" */
 	double delta;        /* the noise gate's margin */
 	int duplicates;      /* candidates that repeated one already judged */
-	LlmTotals totals;    /* zero without an LLM */
+	LlmTotals totals;    /* the whole search's: this run's plus, with
+	                        --resume, the earlier runs'; zero without an LLM */
+	LlmTotals run_totals;/* this run's alone */
+	int runs;            /* runs the totals cover (1 + earlier ones) */
 	double wall_s;
 } SearchResult;
 

@@ -55,6 +55,15 @@ static cJSON *candidate_json(const Candidate *c)
 	return o;
 }
 
+static void totals_json(cJSON *t, const LlmTotals *x)
+{
+	cJSON_AddNumberToObject(t, "calls", (double)x->calls);
+	cJSON_AddNumberToObject(t, "tokens_in", (double)x->tokens_in);
+	cJSON_AddNumberToObject(t, "tokens_out", (double)x->tokens_out);
+	cJSON_AddNumberToObject(t, "cost_usd", x->usd);
+	cJSON_AddNumberToObject(t, "cache_hits", (double)x->cache_hits);
+}
+
 static cJSON *result_json(const SearchResult *r, const Unit *orig, const char *target)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -78,11 +87,9 @@ static cJSON *result_json(const SearchResult *r, const Unit *orig, const char *t
 	for (int i = 0; i < n; i++)
 		cJSON_AddItemToArray(chain, cJSON_CreateNumber(ids[i]));
 	cJSON *t = cJSON_AddObjectToObject(o, "llm");
-	cJSON_AddNumberToObject(t, "calls", (double)r->totals.calls);
-	cJSON_AddNumberToObject(t, "tokens_in", (double)r->totals.tokens_in);
-	cJSON_AddNumberToObject(t, "tokens_out", (double)r->totals.tokens_out);
-	cJSON_AddNumberToObject(t, "cost_usd", r->totals.usd);
-	cJSON_AddNumberToObject(t, "cache_hits", (double)r->totals.cache_hits);
+	totals_json(t, &r->totals);
+	cJSON_AddNumberToObject(t, "runs", r->runs > 0 ? r->runs : 1);
+	totals_json(cJSON_AddObjectToObject(t, "this_run"), &r->run_totals);
 	cJSON_AddNumberToObject(o, "wall_s", r->wall_s);
 	cJSON *cs = cJSON_AddArrayToObject(o, "candidates");
 	for (int i = 0; i < r->n; i++)
@@ -102,8 +109,51 @@ static int write_json(const char *path, cJSON *o)
 	return e;
 }
 
+static double num(cJSON *o, const char *k)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+void state_load_totals(Search *s)
+{
+	char *text;
+	size_t len;
+	memset(&s->prior, 0, sizeof s->prior);
+	s->prior_runs = 0;
+	if (file_read(s->a, arena_printf(s->a, "%s/report.json", s->cfg->state_dir), &text,
+	              &len))
+		return;
+	cJSON *o = cJSON_Parse(text);
+	cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "llm");
+	if (cJSON_IsObject(t)) {
+		s->prior.calls = (long)num(t, "calls");
+		s->prior.tokens_in = (long)num(t, "tokens_in");
+		s->prior.tokens_out = (long)num(t, "tokens_out");
+		s->prior.usd = num(t, "cost_usd");
+		s->prior.cache_hits = (long)num(t, "cache_hits");
+		s->prior_runs = num(t, "runs") > 0 ? (int)num(t, "runs") : 1;
+	}
+	cJSON_Delete(o);
+}
+
+/* This run's totals and the whole search's (the earlier runs' added). */
+static void totals_now(Search *s)
+{
+	SearchResult *r = s->r;
+	r->runs = s->prior_runs + 1;
+	r->run_totals = s->cfg->llm ? llm_totals(s->cfg->llm) : (LlmTotals){0};
+	r->totals = r->run_totals;
+	r->totals.calls += s->prior.calls;
+	r->totals.tokens_in += s->prior.tokens_in;
+	r->totals.tokens_out += s->prior.tokens_out;
+	r->totals.usd += s->prior.usd;
+	r->totals.cache_hits += s->prior.cache_hits;
+}
+
 void state_save(Search *s)
 {
+	totals_now(s);
 	cJSON *o = result_json(s->r, s->cfg->orig, s->cfg->target->name);
 	write_json(arena_printf(s->a, "%s/report.json", s->cfg->state_dir), o);
 	cJSON_Delete(o);

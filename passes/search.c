@@ -71,6 +71,7 @@ static void progress(Search *s, int step, int steps)
 		return;
 	const Candidate *b = &s->r->c[s->r->best];
 	LlmTotals t = s->cfg->llm ? llm_totals(s->cfg->llm) : (LlmTotals){0};
+	t.calls += s->prior.calls, t.usd += s->prior.usd; /* the whole search's */
 	fprintf(stderr, "\r\033[Kkcc: step %d/%d, %d candidates (%d duplicate%s), best %.2fx, "
 	        "%ld calls, $%.2f", step, steps, s->r->n - 1, s->r->duplicates,
 	        s->r->duplicates == 1 ? "" : "s", b->measured ? b->speedup : 1.0, t.calls, t.usd);
@@ -143,26 +144,73 @@ static const char *history_text(Search *s, int parent)
 	return sb_to_arena(&sb, s->a);
 }
 
-static const char *menu_text(Search *s, const char *forced)
+/* The spec's compute type: the narrowest floating type among its inputs
+ * (an fp16-in, fp32-out GEMM computes in f16), else its first input's. */
+static const char *compute_type(const Spec *sp)
+{
+	static const ElemType order[] = {ET_F16, ET_BF16, ET_F32, ET_F64};
+	for (size_t k = 0; k < ARRAY_LEN(order); k++)
+		for (int i = 0; i < sp->nparams; i++)
+			if (sp->params[i].role != ROLE_OUT && sp->params[i].type == order[k])
+				return elem_name(order[k]);
+	for (int i = 0; i < sp->nparams; i++)
+		if (sp->params[i].role != ROLE_OUT)
+			return elem_name(sp->params[i].type);
+	return NULL;
+}
+
+/* What the menu's keep: lines are tested against, for version id. The
+ * bound is the algorithm's (spec flops over spec bytes against the ridge
+ * point of the peaks the roofline uses), not the current version's: a
+ * naive GEMM may measure memory-bound, but what it can become is
+ * compute-bound. */
+static MenuFacts menu_facts(Search *s, int id)
+{
+	const Spec *sp = &s->cfg->orig->spec;
+	MenuFacts f = {.type = compute_type(sp), .arch = s->info.arch,
+	               .profile = s->r->c[id].profile};
+	double flops = sp->has_bench ? target_eval(sp->flops, &sp->bench) : 0;
+	double bytes = sp->has_bench ? target_eval(sp->bytes, &sp->bench) : 0;
+	double pf = s->peaks.gflops > 0 ? s->peaks.gflops : s->info.peak_gflops;
+	double pb = s->peaks.gbps > 0 ? s->peaks.gbps : s->info.peak_gbps;
+	if (flops > 0 && bytes > 0 && pf > 0 && pb > 0)
+		f.bound = flops / bytes >= pf / pb ? "compute" : "memory";
+	return f;
+}
+
+/* The menu after dropout: each option left out with probability p, except
+ * those a keep: line holds for (the current code's facts and profile point
+ * to them), which are always shown and say why. */
+static const char *menu_text(Search *s, int parent, const char *forced)
 {
 	const Menu *m = s->cfg->menu;
 	Strbuf sb = STRBUF_INIT;
 	bool *keep = arena_alloc(s->a, (size_t)m->nopts + 1);
+	const char **why = arena_alloc(s->a, sizeof *why * ((size_t)m->nopts + 1));
 	int kept = 0;
 	double p = s->cfg->dropout < 0 ? 0.7 : s->cfg->dropout;
+	MenuFacts f = menu_facts(s, parent);
 	for (int i = 0; i < m->nopts; i++) {
+		/* draw for every option, so the dropout of the others does not
+		 * depend on which are kept */
+		bool drawn = (double)(passes_rand(&s->rng) >> 11) / 9007199254740992.0 >= p;
+		why[i] = forced ? NULL : menu_keeps(&m->opts[i], &f);
 		if (forced)
 			keep[i] = !strcmp(m->opts[i].name, forced);
 		else
-			keep[i] = (double)(passes_rand(&s->rng) >> 11) / 9007199254740992.0 >= p;
+			keep[i] = drawn || why[i];
 		kept += keep[i];
 	}
 	if (!kept && m->nopts && !forced)
 		keep[passes_rand(&s->rng) % (uint64_t)m->nopts] = true;
-	for (int i = 0; i < m->nopts; i++)
-		if (keep[i])
-			sb_addf(&sb, "- **%s**: %s\n  Applies: %s\n  Signals: %s\n", m->opts[i].name,
-			        m->opts[i].description, m->opts[i].applies, m->opts[i].signals);
+	for (int i = 0; i < m->nopts; i++) {
+		if (!keep[i])
+			continue;
+		sb_addf(&sb, "- **%s**: %s\n  Applies: %s\n  Signals: %s\n", m->opts[i].name,
+		        m->opts[i].description, m->opts[i].applies, m->opts[i].signals);
+		if (why[i])
+			sb_addf(&sb, "  This code matches: %s\n", why[i]);
+	}
 	return sb_to_arena(&sb, s->a);
 }
 
@@ -216,7 +264,7 @@ static void plan_request(Search *s, LlmRequest *q, int parent, const char *force
 	const char *vals[] = {hw, parent ? arena_printf(s->a, "candidate %d", parent)
 	                                           : "the original",
 	                      measure_text(s, p), s->fence, p->text, best_text(s, parent),
-	                      history_text(s, parent), menu_text(s, forced), prof,
+	                      history_text(s, parent), menu_text(s, parent, forced), prof,
 	                      profile_compare(s, parent), profile_meanings(s),
 	                      profile_asking(s, parent)};
 	request(s, q, prompt_fill(s->a, tmpl("prompts/plan.txt"), names, vals, 12), "plan");
@@ -554,9 +602,8 @@ static int start(Search *s)
 	const SearchConfig *cfg = s->cfg;
 	if (verify_ref_prepare(s->a, cfg->orig, &cfg->vo, &s->ref) != 0)
 		return -1;
-	TargetInfo info;
-	cfg->target->describe(cfg->target, s->a, &info);
-	s->r->device = info.summary ? info.summary : cfg->target->name;
+	cfg->target->describe(cfg->target, s->a, &s->info);
+	s->r->device = s->info.summary ? s->info.summary : cfg->target->name;
 	s->r->delta = cfg->vo.delta;
 	Candidate o = {.parent = -1, .option = "", .plan = "", .provider = "",
 	               .text = cfg->orig->text, .len = cfg->orig->len, .repair_of = -1};
@@ -581,6 +628,8 @@ int search_run(Arena *a, const SearchConfig *cfg, SearchResult *out)
 	s.ext = cfg->target->src_ext;
 	sha256_hex(cfg->orig->text, cfg->orig->len, s.orig_sha);
 	file_mkdirs(cfg->state_dir, 0755);
+	if (cfg->resume)
+		state_load_totals(&s);
 	if (start(&s) != 0) {
 		if (s.ref)
 			verify_ref_release(s.ref);
@@ -592,10 +641,8 @@ int search_run(Arena *a, const SearchConfig *cfg, SearchResult *out)
 		offline_loop(&s);
 	if (stopped(&s))
 		out->stop = STOP_INTERRUPT;
-	if (cfg->llm)
-		out->totals = llm_totals(cfg->llm);
 	out->wall_s = passes_now() - s.t0;
-	state_save(&s);
+	state_save(&s); /* sets out->totals */
 	if (cfg->progress)
 		fputc('\n', stderr);
 	verify_ref_release(s.ref);

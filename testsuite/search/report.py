@@ -23,5 +23,7 @@ for c in r["candidates"]:
 print("chain " + " ".join(str(i) for i in r["chain"]))
 print("stop " + r["stop"])
 print("calls %d" % r["llm"]["calls"])
+if r["llm"].get("runs", 1) > 1:
+    print("runs %d, this run %d calls" % (r["llm"]["runs"], r["llm"]["this_run"]["calls"]))
 if r.get("duplicates"):
     print("duplicates %d" % r["duplicates"])

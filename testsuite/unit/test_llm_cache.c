@@ -8,6 +8,7 @@
 #include "testsuite/llm-server/harness.h"
 #include "testsuite/unit/check.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 
 static Arena *A;
@@ -108,6 +109,19 @@ int main(void)
 	CHECK(exists(arena_printf(A, "%s/llm/0001-%.16s.json", state, a1.key)));
 	CHECK(file_read(A, arena_printf(A, "%s/llm/0001-%.16s.json", state, a1.key), &text, &len) == 0);
 	CHECK(strstr(text, "answer from cache-model") != NULL);
+	/* Each run (a client) numbers its records after the earlier runs'
+	 * in the same state dir: the same request sent again is a new record
+	 * and the first one is still there. */
+	run(LLM_CACHE_REFRESH, r, state, NULL);
+	CHECK(exists(arena_printf(A, "%s/llm/0001-%.16s.json", state, a1.key)));
+	CHECK(exists(arena_printf(A, "%s/llm/0003-%.16s.json", state, a1.key)));
+	int nrec = 0;
+	DIR *d = opendir(arena_printf(A, "%s/llm", state));
+	for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+		nrec += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	CHECK(nrec == 3);
 
 	/* --cache-stats line. */
 	LlmConfig cfg = {.providers = prov, .nproviders = 1, .cache_dir = cache};
