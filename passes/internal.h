@@ -57,6 +57,13 @@ const char *profile_meanings(Search *s);
 /* How to ask for extra metrics (menus/metrics.md, "## Asking for metrics:
  * TOOL"), when candidate id's profiler takes them; "" otherwise. */
 const char *profile_asking(Search *s, int id);
+/* The device's peaks in s->peaks, measured (cached) on first use. */
+void passes_peaks(Search *s);
+/* The prompts' hardware section (device, peaks per unit, this kernel's
+ * roofline, limits, build line) and rules (what the verifier checks, the
+ * asm rules, each output's tolerance); rules.c. */
+const char *rules_hardware(Search *s);
+const char *rules_text(Search *s);
 struct cJSON;
 struct cJSON *profile_json(const Profile *p);
 

@@ -128,17 +128,22 @@ static void memo_save(Search *s, const char *path, const Profile *p)
 
 /* ---- taking one -------------------------------------------------------------------- */
 
+void passes_peaks(Search *s)
+{
+	if (s->peaks_done)
+		return;
+	s->peaks_done = true;
+	const Target *t = s->cfg->target;
+	if (!t->peaks || t->peaks(t, s->a, cache_root(s), &s->peaks) != 0)
+		memset(&s->peaks, 0, sizeof s->peaks);
+}
+
 static void roofline(Search *s, const Candidate *c, Profile *p)
 {
 	const Spec *sp = &s->cfg->orig->spec;
 	if (!c->measured || !sp->has_bench || (!sp->flops && !sp->bytes))
 		return;
-	if (!s->peaks_done) {
-		s->peaks_done = true;
-		const Target *t = s->cfg->target;
-		if (!t->peaks || t->peaks(t, s->a, cache_root(s), &s->peaks) != 0)
-			s->peaks.gflops = s->peaks.gbps = 0;
-	}
+	passes_peaks(s);
 	profile_roofline(s->a, p, target_eval(sp->flops, &sp->bench),
 	                 target_eval(sp->bytes, &sp->bench), c->ms * 1e-3, &s->peaks,
 	                 profile_compute_type(sp));

@@ -144,34 +144,24 @@ static const char *history_text(Search *s, int parent)
 	return sb_to_arena(&sb, s->a);
 }
 
-/* The spec's compute type: the narrowest floating type among its inputs
- * (an fp16-in, fp32-out GEMM computes in f16), else its first input's. */
-static const char *compute_type(const Spec *sp)
-{
-	static const ElemType order[] = {ET_F16, ET_BF16, ET_F32, ET_F64};
-	for (size_t k = 0; k < ARRAY_LEN(order); k++)
-		for (int i = 0; i < sp->nparams; i++)
-			if (sp->params[i].role != ROLE_OUT && sp->params[i].type == order[k])
-				return elem_name(order[k]);
-	for (int i = 0; i < sp->nparams; i++)
-		if (sp->params[i].role != ROLE_OUT)
-			return elem_name(sp->params[i].type);
-	return NULL;
-}
-
 /* What the menu's keep: lines are tested against, for version id. The
- * bound is the algorithm's (spec flops over spec bytes against the ridge
- * point of the peaks the roofline uses), not the current version's: a
+ * type is profile_compute_type's; the bound is the algorithm's (spec flops
+ * over spec bytes against the ridge point of the peak the roofline uses for
+ * that type: the tensor cores' for f16), not the current version's: a
  * naive GEMM may measure memory-bound, but what it can become is
  * compute-bound. */
 static MenuFacts menu_facts(Search *s, int id)
 {
 	const Spec *sp = &s->cfg->orig->spec;
-	MenuFacts f = {.type = compute_type(sp), .arch = s->info.arch,
+	ElemType t = profile_compute_type(sp);
+	MenuFacts f = {.type = elem_name(t), .arch = s->info.arch,
 	               .profile = s->r->c[id].profile};
 	double flops = sp->has_bench ? target_eval(sp->flops, &sp->bench) : 0;
 	double bytes = sp->has_bench ? target_eval(sp->bytes, &sp->bench) : 0;
-	double pf = s->peaks.gflops > 0 ? s->peaks.gflops : s->info.peak_gflops;
+	PeakUnit unit;
+	double pf = profile_peak_for(&s->peaks, t, &unit);
+	if (!(pf > 0))
+		pf = s->info.peak_gflops;
 	double pb = s->peaks.gbps > 0 ? s->peaks.gbps : s->info.peak_gbps;
 	if (flops > 0 && bytes > 0 && pf > 0 && pb > 0)
 		f.bound = flops / bytes >= pf / pb ? "compute" : "memory";
@@ -253,29 +243,26 @@ static void plan_request(Search *s, LlmRequest *q, int parent, const char *force
 	const Candidate *p = &s->r->c[parent];
 	const char *names[] = {"HARDWARE", "CURRENT_NAME", "CURRENT_MEASURE", "FENCE",
 	                       "CURRENT_CODE", "BEST", "HISTORY", "MENU", "CURRENT_PROFILE",
-	                       "COMPARE", "METRICS", "ASK_METRICS"};
+	                       "COMPARE", "METRICS", "ASK_METRICS", "RULES"};
+	/* the profile first: the menu's keep: lines read it */
 	const char *prof = profile_prompt(s, parent);
-	/* The profile above measured the peaks (if it could): the hardware
-	 * line names them, so the planner sees one set of roofs, not the
-	 * datasheet's next to the roofline's. */
-	const char *hw = s->r->device;
-	if (s->peaks_done && s->peaks.gflops > 0 && s->peaks.gbps > 0)
-		hw = arena_printf(s->a, "%s\n%s", hw, profile_peaks_text(s->a, &s->peaks));
-	const char *vals[] = {hw, parent ? arena_printf(s->a, "candidate %d", parent)
-	                                           : "the original",
+	const char *menu = menu_text(s, parent, forced);
+	const char *vals[] = {rules_hardware(s), parent ? arena_printf(s->a, "candidate %d", parent)
+	                                                : "the original",
 	                      measure_text(s, p), s->fence, p->text, best_text(s, parent),
-	                      history_text(s, parent), menu_text(s, parent, forced), prof,
+	                      history_text(s, parent), menu, prof,
 	                      profile_compare(s, parent), profile_meanings(s),
-	                      profile_asking(s, parent)};
-	request(s, q, prompt_fill(s->a, tmpl("prompts/plan.txt"), names, vals, 12), "plan");
+	                      profile_asking(s, parent), rules_text(s)};
+	request(s, q, prompt_fill(s->a, tmpl("prompts/plan.txt"), names, vals, 13), "plan");
 }
 
 static void code_request(Search *s, LlmRequest *q, int parent, const char *option,
                          const char *plan)
 {
-	const char *names[] = {"OPTION", "PLAN", "FENCE", "CODE"};
-	const char *vals[] = {option, plan, s->fence, s->r->c[parent].text};
-	request(s, q, prompt_fill(s->a, tmpl("prompts/implement.txt"), names, vals, 4),
+	const char *names[] = {"OPTION", "PLAN", "FENCE", "CODE", "HARDWARE", "RULES"};
+	const char *vals[] = {option, plan, s->fence, s->r->c[parent].text, rules_hardware(s),
+	                      rules_text(s)};
+	request(s, q, prompt_fill(s->a, tmpl("prompts/implement.txt"), names, vals, 6),
 	        "implement");
 }
 

@@ -174,6 +174,10 @@ VerifyReason verify_scan(const char *text, size_t len, Lang lang, bool allow_lib
 
 /* The inline-asm rules the scan applies, in words, for the prompts. */
 char *verify_asm_rules(Arena *a, Lang lang);
+/* How r compares each output, in words, for the prompts: the rule it
+ * applies (spec tolerance, the fp64 reference at every check shape, or the
+ * type's default) with its numbers, one "- NAME (TYPE): ..." line each. */
+char *verify_tolerance_text(Arena *a, const VerifyRef *r);
 
 /* How outputs are compared (DESIGN 5.5). */
 typedef struct {
