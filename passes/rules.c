@@ -25,7 +25,7 @@ static const char *kib(Arena *a, uint64_t b)
 	return arena_printf(a, "%llu KiB", (unsigned long long)(b >> 10));
 }
 
-/* cuda: shared memory and registers; cpu: the caches and cores. */
+/* cuda: shared memory and registers (cpu: the summary has the caches). */
 static const char *limits(Search *s)
 {
 	const TargetInfo *i = &s->info;
@@ -49,9 +49,6 @@ static const char *limits(Search *s)
 		        "__launch_bounds__ caps them)\n", i->regs_block, i->regs_sm);
 	if (i->threads_sm)
 		sb_addf(&sb, "- threads: at most 1024 per block, %d resident per SM\n", i->threads_sm);
-	if (!sb.len && i->l1d)
-		sb_addf(&sb, "- %d cores; caches: L1d %s per core, L2 %s, L3 %s\n", i->cores,
-		        kib(s->a, i->l1d), kib(s->a, i->l2), kib(s->a, i->l3));
 	return sb.len ? sb_to_arena(&sb, s->a) : "";
 }
 
@@ -87,9 +84,13 @@ const char *rules_hardware(Search *s)
 	const char *peaks = s->peaks.gflops > 0 || s->peaks.gbps > 0
 	                        ? profile_peaks_text(s->a, &s->peaks)
 	                        : "";
+	/* the target's line may end in a note for people, "(the harness ...)" */
+	const char *build = s->info.build_line ? s->info.build_line : "(not known)";
+	const char *note = strstr(build, " (");
+	if (note && build[strlen(build) - 1] == ')')
+		build = arena_strndup(s->a, build, (size_t)(note - build));
 	const char *names[] = {"DEVICE", "PEAKS", "ROOFLINE", "LIMITS", "BUILD"};
-	const char *vals[] = {s->r->device, peaks, roofline(s), limits(s),
-	                      s->info.build_line ? s->info.build_line : "(not known)"};
+	const char *vals[] = {s->r->device, peaks, roofline(s), limits(s), build};
 	char *h = prompt_fill(s->a, tmpl("prompts/hardware.txt"), names, vals, 5);
 	size_t n = strlen(h);
 	while (n && h[n - 1] == '\n')
@@ -107,8 +108,15 @@ const char *rules_text(Search *s)
 		            "the smallest shape reports nothing"
 		          : "; the target's sanitizer on the smallest shape reports nothing";
 	const char *names[] = {"ASM", "TOLERANCE", "SANITIZER", "LIBS", "DELTA"};
+	Strbuf tol = STRBUF_INIT; /* its "- " lines nested under the rules' item */
+	const char *tt = verify_tolerance_text(s->a, s->ref);
+	for (const char *l = tt; *l;) {
+		size_t n = strcspn(l, "\n");
+		sb_addf(&tol, "    %.*s\n", (int)n, l);
+		l += n + (l[n] == '\n');
+	}
 	const char *vals[] = {
-	    verify_asm_rules(s->a, s->cfg->orig->lang), verify_tolerance_text(s->a, s->ref), san,
+	    verify_asm_rules(s->a, s->cfg->orig->lang), sb_to_arena(&tol, s->a), san,
 	    s->cfg->vo.allow_libs ? "vendor kernel libraries are allowed (--allow-libs)"
 	                          : "no vendor kernel libraries (cuBLAS, cuDNN, CUTLASS, MKL, "
 	                            "OpenBLAS, ...)",
