@@ -139,8 +139,12 @@ static const char *history_text(Search *s, int parent)
 	if (!n)
 		return "Nothing yet.";
 	Strbuf sb = STRBUF_INIT;
-	for (int j = 0; j < n; j++)
-		sb_addf(&sb, count[j] > 1 ? "%s [%d answers]\n" : "%s\n", line[j], count[j]);
+	for (int j = 0; j < n; j++) {
+		sb_adds(&sb, line[j]);
+		if (count[j] > 1)
+			sb_addf(&sb, " [%d answers]", count[j]);
+		sb_addc(&sb, '\n');
+	}
 	return sb_to_arena(&sb, s->a);
 }
 
