@@ -86,12 +86,16 @@ static void set_limit(int res, uint64_t v)
 
 /* In the child, between fork and exec: only async-signal-safe calls. */
 static void child(const ProcSpec *spec, char **env, int in, int out, int err,
-                  int report, const IsolateInfo *iso)
+                  int report, const IsolateInfo *iso, int chan)
 {
 	setpgid(0, 0);
 	dup2(in, 0);
 	dup2(out, 1);
 	dup2(err, 2);
+	if (chan >= 0 && chan != spec->chan_fd)
+		dup2(chan, spec->chan_fd); /* the copy does not close on exec */
+	else if (chan >= 0)
+		fcntl(chan, F_SETFD, 0);
 	set_limit(RLIMIT_AS, spec->mem_bytes);
 	set_limit(RLIMIT_FSIZE, spec->fsize_bytes);
 	set_limit(RLIMIT_CPU, spec->cpu_s);
@@ -141,9 +145,10 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 	memset(r, 0, sizeof *r);
 	r->exit_code = -1;
 	size_t cap = spec->max_output ? spec->max_output : (size_t)64 << 20;
-	int pin[2], pout[2], perr[2], prep[2];
+	int pin[2], pout[2], perr[2], prep[2], pch[2] = {-1, -1};
 	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) ||
-	    pipe2(perr, O_CLOEXEC) || pipe2(prep, O_CLOEXEC)) {
+	    pipe2(perr, O_CLOEXEC) || pipe2(prep, O_CLOEXEC) ||
+	    (spec->chan_fd >= 3 && pipe2(pch, O_CLOEXEC))) {
 		r->spawn_failed = true;
 		r->spawn_errno = errno;
 		return -1;
@@ -159,7 +164,9 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 	double t0 = now_s();
 	pid_t pid = fork();
 	if (pid == 0)
-		child(spec, env, pin[0], pout[1], perr[1], prep[1], &iso);
+		child(spec, env, pin[0], pout[1], perr[1], prep[1], &iso, pch[1]);
+	if (pch[1] >= 0)
+		close(pch[1]);
 	if (iso.cwd && iso.cwd != spec->cwd)
 		free((char *)iso.cwd);
 	close(pin[0]);
@@ -170,6 +177,8 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 		r->spawn_failed = true;
 		r->spawn_errno = errno;
 		close(pin[1]), close(pout[0]), close(perr[0]), close(prep[0]);
+		if (pch[0] >= 0)
+			close(pch[0]);
 		return -1;
 	}
 	setpgid(pid, pid); /* also in the parent, so kill(-pid) works at once */
@@ -178,6 +187,8 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 	if (read(prep[0], &e, sizeof e) == (ssize_t)sizeof e) {
 		/* exec failed: reap the child and report. */
 		close(prep[0]), close(pin[1]), close(pout[0]), close(perr[0]);
+		if (pch[0] >= 0)
+			close(pch[0]);
 		waitpid(pid, NULL, 0);
 		r->spawn_failed = true;
 		r->spawn_errno = e;
@@ -193,21 +204,23 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 		infd = -1;
 	} else
 		fcntl(infd, F_SETFL, O_NONBLOCK);
-	Sink sinks[2] = {{pout[0], STRBUF_INIT, true}, {perr[0], STRBUF_INIT, true}};
+	Sink sinks[3] = {{pout[0], STRBUF_INIT, true}, {perr[0], STRBUF_INIT, true},
+	                 {pch[0], STRBUF_INIT, pch[0] >= 0}};
+	size_t caps[3] = {cap, cap, spec->chan_max ? spec->chan_max : (size_t)4 << 30};
 	double deadline = spec->timeout_s > 0 ? t0 + spec->timeout_s : 0;
 	bool killed = false;
 
-	while (sinks[0].open || sinks[1].open || infd >= 0) {
-		struct pollfd pf[3];
-		int np = 0, idx[3];
-		for (int i = 0; i < 2; i++)
+	while (sinks[0].open || sinks[1].open || sinks[2].open || infd >= 0) {
+		struct pollfd pf[4];
+		int np = 0, idx[4];
+		for (int i = 0; i < 3; i++)
 			if (sinks[i].open) {
 				pf[np] = (struct pollfd){sinks[i].fd, POLLIN, 0};
 				idx[np++] = i;
 			}
 		if (infd >= 0) {
 			pf[np] = (struct pollfd){infd, POLLOUT, 0};
-			idx[np++] = 2;
+			idx[np++] = 3;
 		}
 		int wait_ms = -1;
 		if (deadline && !killed) {
@@ -229,7 +242,7 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 		for (int k = 0; k < np; k++) {
 			if (!pf[k].revents)
 				continue;
-			if (idx[k] == 2) {
+			if (idx[k] == 3) {
 				ssize_t n = write(infd, in, inleft);
 				if (n > 0) {
 					in += n;
@@ -251,15 +264,15 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 				s->open = false;
 				continue;
 			}
-			size_t take = (size_t)n;
-			if (s->sb.len + take > cap) {
-				take = cap > s->sb.len ? cap - s->sb.len : 0;
-				r->truncated = true;
+			size_t take = (size_t)n, c = caps[idx[k]];
+			if (s->sb.len + take > c) {
+				take = c > s->sb.len ? c - s->sb.len : 0;
+				*(idx[k] == 2 ? &r->chan_truncated : &r->truncated) = true;
 			}
 			sb_addn(&s->sb, buf, take);
 		}
 	}
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
 		if (sinks[i].open)
 			close(sinks[i].fd);
 	if (infd >= 0)
@@ -292,6 +305,8 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 	r->out = sb_to_arena(&sinks[0].sb, a);
 	r->err_len = sinks[1].sb.len;
 	r->err = sb_to_arena(&sinks[1].sb, a);
+	r->chan_len = sinks[2].sb.len;
+	r->chan = sb_to_arena(&sinks[2].sb, a);
 	return 0;
 }
 

@@ -46,6 +46,12 @@ typedef struct {
 	bool exclusive;               /* a timed run: it needs the device alone
 	                                 (slurm: an --exclusive job) */
 	ProcSandbox sandbox;          /* PROC_PLAIN unless it reads or is candidate code */
+	int chan_fd;                  /* >= 3: the write end of a pipe kcc created
+	                                 appears at this descriptor in the child
+	                                 and everything written to it is captured
+	                                 (ProcResult.chan); 0 = none. The verifier's
+	                                 results channel: nothing in the file system. */
+	size_t chan_max;              /* cap on the channel; 0 = 4 GiB */
 } ProcSpec;
 
 typedef struct {
@@ -57,6 +63,9 @@ typedef struct {
 	bool truncated;    /* output exceeded max_output */
 	char *out, *err;   /* arena-owned, NUL-terminated */
 	size_t out_len, err_len;
+	char *chan;        /* what the child wrote to spec->chan_fd (arena-owned) */
+	size_t chan_len;
+	bool chan_truncated;
 	double wall_s;
 } ProcResult;
 

@@ -53,6 +53,10 @@ int target_run_proc(Arena *a, const TargetRun *r, bool limit_as, ProcResult *out
 	    .max_output = 1 << 20,
 	    .exclusive = r->exclusive,
 	    .sandbox = PROC_CANDIDATE,
+	    .stdin_data = r->stdin_data,
+	    .stdin_len = r->stdin_len,
+	    .chan_fd = r->chan_fd,
+	    .chan_max = r->fsize_bytes,
 	};
 	return runner_exec(r->runner, a, &ps, r->put, r->get, out);
 }

@@ -64,6 +64,10 @@ typedef struct {
 	bool exclusive;           /* a timed run: the device alone */
 	const char *const *put;   /* files the runner puts there first; NULL */
 	const char *const *get;   /* files it brings back after; NULL */
+	const char *stdin_data;   /* the plan, sent on stdin; NULL: none */
+	size_t stdin_len;
+	int chan_fd;              /* >= 3: the results pipe's number in the child
+	                             (ProcSpec.chan_fd); 0: none */
 } TargetRun;
 
 /* The hardware, as the prompts and the report show it. Sizes in bytes;

@@ -52,15 +52,16 @@ static bool same_bits(const unsigned char *a, const unsigned char *b, size_t es)
 }
 
 static int64_t find_unwritten(ElemType t, size_t n, const void *cand, const void *orig,
-                              int poison)
+                              int poison, uint64_t salt)
 {
 	size_t es = elem_size(t);
 	unsigned char pb[8];
-	kcc_poison_elem(pb, (int)t, poison);
 	const unsigned char *c = cand, *o = orig;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		kcc_poison_at(pb, (int)t, poison, salt, i);
 		if (same_bits(c + i * es, pb, es) && !same_bits(o + i * es, pb, es))
 			return (int64_t)i;
+	}
 	return -1;
 }
 
@@ -163,11 +164,18 @@ static void compare_y64(ElemType t, size_t n, const void *cand, const void *orig
 void verify_compare(ElemType t, size_t n, const void *cand, const void *orig,
                     const double *y64, int poison_kind, const Tolerance *tol, Compare *out)
 {
+	verify_compare_salted(t, n, cand, orig, y64, poison_kind, 0, tol, out);
+}
+
+void verify_compare_salted(ElemType t, size_t n, const void *cand, const void *orig,
+                           const double *y64, int poison_kind, uint64_t salt,
+                           const Tolerance *tol, Compare *out)
+{
 	memset(out, 0, sizeof *out);
 	out->reason = VR_OK;
 	out->index = -1;
 	int64_t i;
-	if (poison_kind && (i = find_unwritten(t, n, cand, orig, poison_kind)) >= 0) {
+	if (poison_kind && (i = find_unwritten(t, n, cand, orig, poison_kind, salt)) >= 0) {
 		out->reason = VR_UNWRITTEN;
 		fill_at(out, t, cand, orig, i);
 		return;

@@ -25,6 +25,7 @@ typedef struct {
 	uint64_t seed;
 	int fill;         /* KCC_FILL_* */
 	int poison;       /* KCC_POISON_* */
+	int pert;         /* inputs: this many elements per buffer redrawn */
 	const char *what; /* "A", "B (same buffers, new inputs)", ... */
 	int shape;        /* index into the case list */
 	int base;         /* for repeats and A': the call whose results it repeats, -1 */
@@ -47,7 +48,7 @@ typedef struct {
 	double wall_s;      /* the harness process's wall time */
 } Results;
 
-enum { CALL_A, CALL_B, CALL_A2, CALL_SEED, CALL_EXACT, CALL_REPEAT };
+enum { CALL_A, CALL_B, CALL_A2, CALL_SEED, CALL_EXACT, CALL_REPEAT, CALL_PERTURB };
 
 typedef struct {
 	Shape shape;
@@ -56,7 +57,7 @@ typedef struct {
 	int64_t *n, *lo, *hi; /* per spec param */
 	int64_t *s;           /* scalars, in binding order */
 	uint64_t bytes;       /* all buffers */
-	const char *plan;     /* check-mode plan file */
+	const char *plan;     /* check-mode plan (sent on stdin) */
 	Results ref, y64;
 	bool have_y64;
 	double ref_wall;      /* the original's run of plan, in s: the calibration */
@@ -101,6 +102,17 @@ struct VerifyRef {
 	int ncalls;
 	const char *ref_exe, *y64_exe;
 	uint64_t master;
+	uint64_t gseed, psalt; /* guard bytes and poison of this run (kcc_rt.h) */
+	uint64_t nruns;        /* harness runs so far (draws the channel's fd) */
+	/* The reference's executables, as built: checked before every use and
+	 * restored when a candidate changed them (tampering). */
+	struct RefExe {
+		const char *path;
+		char *bytes;
+		size_t len;
+		unsigned char sha[32];
+	} refexe[2];
+	int nrefexe;
 	int ncand;
 	const char **notes;
 	int nnotes, capnotes;
@@ -133,6 +145,10 @@ VerifyReason vr_compare_call(VerifyRef *r, const Case *c, int i, ResBuf *cb, Ver
 void vr_ref_note(VerifyRef *r, const char *note);
 void vr_verdict_note(Arena *a, Verdict *v, const char *note);
 char *vr_shape_text(Arena *a, const Shape *s);
+
+/* The reference's executables are as built (sha256), restoring them if
+ * not. 0 intact, 1 changed (and restored), -1 cannot restore. */
+int vr_ref_intact(VerifyRef *r);
 
 /* Parse a results file (arena-owned). 0 on success, -1 if malformed. */
 int results_parse(Arena *a, const char *data, size_t len, int nparams, Results *r);

@@ -52,6 +52,7 @@ void verify_options_default(VerifyOptions *o)
 	o->exact_mode = true;
 	o->fp64_reference = true;
 	o->sanitizer = true;
+	o->sandbox = true;
 	o->timeout_s = 10;
 	o->ceiling_s = 600;
 	o->limit_factor = 4;

@@ -25,6 +25,9 @@ static int parse_call(Arena *a, Rd *r, int nparams, Results *res, size_t *cap)
 	uint32_t idx, np;
 	if (!get(r, &idx, 4) || !get(r, &np, 4) || np != (uint32_t)nparams)
 		return -1;
+	/* Records come in plan order (bench mode: the checked set's index). */
+	if (res->ncalls && idx != (uint32_t)res->ncalls)
+		return -1;
 	ResBuf *bufs = arena_alloc(a, sizeof *bufs * (size_t)(nparams ? nparams : 1));
 	for (int p = 0; p < nparams; p++) {
 		uint32_t guard, esc;

@@ -17,6 +17,7 @@
 #include "internal.h"
 
 #include <ctype.h>
+#include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -153,7 +154,7 @@ static void push_call(VerifyRef *r, size_t *cap, int kind, int set, uint64_t see
                       int poison, const char *what)
 {
 	PlanCall c = {.set = set, .seed = seed, .fill = fill, .poison = poison, .what = what,
-	              .base = kind};
+	              .base = kind, .pert = kind == CALL_PERTURB ? 3 : 0};
 	size_t n = (size_t)r->ncalls;
 	ARENA_PUSH(r->a, r->calls, n, *cap, c);
 	r->ncalls = (int)n;
@@ -164,6 +165,10 @@ static void make_calls(VerifyRef *r)
 	size_t cap = 0;
 	uint64_t s1 = seed_n(r, 1);
 	push_call(r, &cap, CALL_A, 0, s1, KCC_FILL_RANDOM, KCC_POISON_SENTINEL, "A");
+	/* A memo keyed on a few sampled elements, the pointers or the sizes
+	 * answers this one with A's outputs. */
+	push_call(r, &cap, CALL_PERTURB, 0, s1, KCC_FILL_RANDOM, KCC_POISON_NAN,
+	          "P (A's inputs with 3 elements per input redrawn)");
 	push_call(r, &cap, CALL_B, 0, seed_n(r, 2), KCC_FILL_RANDOM, KCC_POISON_NAN,
 	          "B (same buffers, new inputs)");
 	push_call(r, &cap, CALL_A2, 1, s1, KCC_FILL_RANDOM, KCC_POISON_NAN,
@@ -184,8 +189,8 @@ static void make_calls(VerifyRef *r)
 
 void vr_plan_call(Strbuf *sb, const VerifyRef *r, const Case *c, const PlanCall *pc)
 {
-	sb_addf(sb, "%d %llu %d %d", pc->set, (unsigned long long)pc->seed, pc->fill,
-	        pc->poison);
+	sb_addf(sb, "%d %llu %d %d %d", pc->set, (unsigned long long)pc->seed, pc->fill,
+	        pc->poison, pc->pert);
 	for (int p = 0; p < r->u->spec.nparams; p++)
 		sb_addf(sb, "  %lld %lld %lld", (long long)c->n[p], (long long)c->lo[p],
 		        (long long)c->hi[p]);
@@ -197,24 +202,27 @@ void vr_plan_call(Strbuf *sb, const VerifyRef *r, const Case *c, const PlanCall 
 	sb_addc(sb, '\n');
 }
 
+/* A plan's text after "KCCP 2 CHAN" (vr_run_harness adds those): mode,
+ * the harness's shape, the calls planned, the sandbox, the run's guard
+ * and poison seeds. */
 const char *vr_plan_header(Arena *a, const VerifyRef *r, int mode, int ncalls)
 {
-	return arena_printf(a, "KCCP 1 %d %d %d %llu %d\n", mode,
+	return arena_printf(a, "%d %d %d %llu %d %d %llu %llu\n", mode,
 	                    r->u->spec.nparams ? r->u->spec.nparams : 1, r->bind.nscalars,
-	                    (unsigned long long)r->info.flush_bytes, ncalls);
+	                    (unsigned long long)r->info.flush_bytes, ncalls, r->o.sandbox ? 1 : 0,
+	                    (unsigned long long)(r->gseed >> 1), (unsigned long long)(r->psalt >> 1));
 }
 
-/* A check-mode plan of calls [from, to) of the matrix, written to path. */
+/* A check-mode plan of calls [from, to) of the matrix, as text (it goes
+ * to the harness on stdin, never through the file system). */
 const char *vr_write_plan(VerifyRef *r, const Case *c, int from, int to, const char *name)
 {
+	(void)name;
 	Strbuf sb = STRBUF_INIT;
 	sb_adds(&sb, vr_plan_header(r->a, r, 0, to - from));
 	for (int i = from; i < to; i++)
 		vr_plan_call(&sb, r, c, &r->calls[i]);
-	const char *path = arena_printf(r->a, "%s/%s", r->dir, name);
-	int err = write_file(path, sb_str(&sb));
-	sb_release(&sb);
-	return err ? NULL : path;
+	return sb_to_arena(&sb, r->a);
 }
 
 /* ---- building and running ------------------------------------------------------- */
@@ -249,22 +257,62 @@ const char *vr_build_unit(VerifyRef *r, const Unit *u, const char *sub, bool pro
 	return exe;
 }
 
-/* Start exe on plan through the target and the runner (runners/ puts the
- * plan where the harness runs and brings its results file back; timed
- * plans need the device alone). */
+static bool runs_here(const VerifyRef *r)
+{
+	return !r->o.runner || !strcmp(r->o.runner->name, "local");
+}
+
+/* Where a remote run's plan and results files go: named by the plan's
+ * hash, so a run done ahead (prefetch) and its taker agree. */
+static const char *remote_plan(VerifyRef *r, const char *plan)
+{
+	char h[65];
+	sha256_hex(plan, strlen(plan), h);
+	const char *path = arena_printf(r->a, "%s/plan-%.16s", r->dir, h);
+	if (access(path, R_OK) != 0)
+		write_file(path, arena_printf(r->a, "KCCP 2 -1 %s", plan));
+	return path;
+}
+
+static const char *results_file(VerifyRef *r, const char *plan, const char *tag)
+{
+	return arena_printf(r->a, "%s.%s.out", remote_plan(r, plan), tag);
+}
+
+/* Start exe on plan (text) through the target and the runner. Here: the
+ * plan on stdin, the results over a pipe at a descriptor drawn per run
+ * (a candidate cannot know where the channel is without looking, and
+ * looking needs calls the sandbox denies). Elsewhere (ssh, slurm): the
+ * runner puts the plan file there and brings the results file back.
+ * Timed plans need the device alone. */
 static int start_harness(VerifyRef *r, const char *exe, const char *plan, const char *tag,
                          double timeout, ProcResult *pr)
 {
 	Arena *a = r->a;
-	const char *out = arena_printf(a, "%s.%s.out", plan, tag);
-	const char *argv[] = {exe, plan, out, NULL};
 	char *cwd = arena_strdup(a, exe);
 	*strrchr(cwd, '/') = 0;
-	const char *put[] = {plan, NULL}, *get[] = {out, NULL};
-	TargetRun tr = {.argv = argv, .cwd = cwd, .timeout_s = timeout,
-	                .mem_bytes = r->o.mem_bytes, .fsize_bytes = r->o.fsize_bytes,
-	                .runner = r->o.runner, .exclusive = strstr(plan, "/bench") != NULL,
-	                .put = put, .get = get};
+	TargetRun tr = {.cwd = cwd, .timeout_s = timeout, .mem_bytes = r->o.mem_bytes,
+	                .fsize_bytes = r->o.fsize_bytes, .runner = r->o.runner,
+	                .exclusive = plan[0] == '1' /* mode 1: bench */};
+	if (runs_here(r)) {
+		int chan = 100 + (int)(kcc_mix(r->master ^ 0xc4a2 ^ ++r->nruns) % 900);
+		const char *text = arena_printf(a, "KCCP 2 %d %s", chan, plan);
+		const char **argv = arena_alloc(a, sizeof(char *) * 3);
+		argv[0] = exe, argv[1] = "-", argv[2] = NULL;
+		tr.argv = argv;
+		tr.stdin_data = text;
+		tr.stdin_len = strlen(text);
+		tr.chan_fd = chan;
+		return r->t->run(r->t, a, &tr, pr);
+	}
+	const char *pf = remote_plan(r, plan), *out = results_file(r, plan, tag);
+	const char **argv = arena_alloc(a, sizeof(char *) * 4);
+	argv[0] = exe, argv[1] = pf, argv[2] = out, argv[3] = NULL;
+	const char **put = arena_alloc(a, sizeof(char *) * 2), **get = arena_alloc(a, sizeof(char *) * 2);
+	put[0] = pf, put[1] = NULL, get[0] = out, get[1] = NULL;
+	tr.argv = argv;
+	tr.put = put;
+	tr.get = get;
 	unlink(out); /* a harness that dies early must not leave old results readable */
 	return r->t->run(r->t, a, &tr, pr);
 }
@@ -275,8 +323,8 @@ static int start_harness(VerifyRef *r, const char *exe, const char *plan, const 
 static void prefetch_drop(VerifyRef *r)
 {
 	for (int i = 0; i < r->npre; i++)
-		if (r->pre[i].exe)
-			unlink(arena_printf(r->a, "%s.%s.out", r->pre[i].plan, r->pre[i].tag));
+		if (r->pre[i].exe && !runs_here(r))
+			unlink(results_file(r, r->pre[i].plan, r->pre[i].tag));
 	r->npre = 0;
 }
 
@@ -316,14 +364,20 @@ static bool prefetched(VerifyRef *r, const char *exe, const char *plan, const ch
 	return false;
 }
 
-/* Run exe on plan; results parsed into *res. The reason for a run that
- * did not finish cleanly (crash, timeout, cuda-error), else VR_OK. */
+/* Run exe on plan (text); results, read from the pipe kcc created for
+ * them (or, with a remote runner, the file it brought back), parsed into
+ * *res. The reason for a run that did not finish cleanly (crash, timeout,
+ * cuda-error, forbidden, or results other than exactly the planned
+ * calls), else VR_OK. */
 VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan,
                                 const char *tag, double timeout, Results *res,
                                 const char **log)
 {
 	Arena *a = r->a;
-	const char *out = arena_printf(a, "%s.%s.out", plan, tag);
+	int mode = -1, want = -1;
+	sscanf(plan, "%d %*d %*d %*d %d", &mode, &want);
+	if (mode == 1)
+		want = 1;
 	ProcResult pr;
 	memset(res, 0, sizeof *res);
 	bool pre = prefetched(r, exe, plan, tag, &pr);
@@ -336,11 +390,18 @@ VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan,
 		           : arena_printf(a, "cannot start %s: %s", exe, strerror(pr.spawn_errno));
 		return VR_CRASH;
 	}
-	char *data = NULL;
-	size_t len = 0;
-	if (file_read(a, out, &data, &len) == 0)
-		results_parse(a, data, len, r->u->spec.nparams ? r->u->spec.nparams : 1, res);
-	unlink(out);
+	int np = r->u->spec.nparams ? r->u->spec.nparams : 1;
+	if (runs_here(r)) {
+		if (pr.chan_len)
+			results_parse(a, pr.chan, pr.chan_len, np, res);
+	} else {
+		const char *out = results_file(r, plan, tag);
+		char *data = NULL;
+		size_t len = 0;
+		if (file_read(a, out, &data, &len) == 0)
+			results_parse(a, data, len, np, res);
+		unlink(out);
+	}
 	res->wall_s = pr.wall_s;
 	*log = proc_tail(pr.err, 20);
 	if (pr.timed_out) {
@@ -349,12 +410,18 @@ VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan,
 	}
 	if (pr.exit_code == 3)
 		return VR_CUDA_ERROR;
+	if (pr.exit_code == KCC_EXIT_FORBIDDEN || pr.term_signal == SIGSYS) {
+		*log = arena_printf(a, "%s\n%s", proc_describe(a, &(ProcSpec){0}, &pr), *log);
+		return VR_FORBIDDEN;
+	}
 	if (!proc_ok(&pr)) {
 		*log = arena_printf(a, "%s\n%s", proc_describe(a, &(ProcSpec){0}, &pr), *log);
 		return VR_CRASH;
 	}
-	if (!res->complete) {
-		*log = arena_printf(a, "the harness exited without writing all results\n%s", *log);
+	if (!res->complete || res->ncalls != want) {
+		*log = arena_printf(a, "the harness's results hold %d of the %d planned calls%s\n%s",
+		                    res->ncalls, want, res->complete ? "" : " and no valid end",
+		                    *log);
 		return VR_CRASH;
 	}
 	return VR_OK;
@@ -383,15 +450,33 @@ int vr_recalibrate(VerifyRef *r, const char *plan, double *ref_wall)
 
 /* ---- the reference ------------------------------------------------------------ */
 
-static bool has_poison(ElemType t, const ResBuf *b, int poison)
+/* An element of b (sentinel-poisoned) still holding its poison, and
+ * holding the other poison in b2 (the same inputs, NaN-poisoned; NULL when
+ * there is no such call): with per-element random poison, one match alone
+ * can be a coincidence for 8-bit outputs, both never (kcc_poison_at). */
+static bool has_poison(const VerifyRef *r, ElemType t, const ResBuf *b, const ResBuf *b2)
 {
 	unsigned char pb[8];
 	size_t es = elem_size(t);
-	kcc_poison_elem(pb, (int)t, poison);
-	for (size_t i = 0; i + es <= b->nbytes; i += es)
-		if (!memcmp(b->data + i, pb, es))
+	for (size_t i = 0; i + es <= b->nbytes; i += es) {
+		kcc_poison_at(pb, (int)t, KCC_POISON_SENTINEL, r->psalt >> 1, i / es);
+		if (memcmp(b->data + i, pb, es))
+			continue;
+		if (!b2 || b2->nbytes != b->nbytes)
 			return true;
+		kcc_poison_at(pb, (int)t, KCC_POISON_NAN, r->psalt >> 1, i / es);
+		if (!memcmp(b2->data + i, pb, es))
+			return true;
+	}
 	return false;
+}
+
+static int call_index(const VerifyRef *r, int kind)
+{
+	for (int i = 0; i < r->ncalls; i++)
+		if (r->calls[i].base == kind)
+			return i;
+	return -1;
 }
 
 /* Why the original's own run of case c is unusable, or NULL. */
@@ -408,8 +493,9 @@ static const char *ref_problem(VerifyRef *r, const Case *c)
 				return arena_printf(r->a, "it writes outside '%s'", pp->name);
 			if (pp->role == ROLE_IN && b->hash_after != b->hash_before)
 				return arena_printf(r->a, "it modifies the input '%s'", pp->name);
-			if (pp->role == ROLE_OUT && r->calls[i].poison == KCC_POISON_SENTINEL &&
-			    has_poison(pp->type, b, KCC_POISON_SENTINEL))
+			int a2 = call_index(r, CALL_A2);
+			if (pp->role == ROLE_OUT && r->calls[i].base == CALL_A &&
+			    has_poison(r, pp->type, b, a2 >= 0 ? &c->ref.calls[a2][p] : NULL))
 				return arena_printf(r->a, "it leaves part of '%s' unwritten (declare it "
 				                          "inout?)", pp->name);
 		}
@@ -601,6 +687,8 @@ int verify_ref_prepare(Arena *a, const Unit *ref, const VerifyOptions *o, Verify
 	r->u = ref;
 	r->t = o->target ? o->target : target_for_lang(ref->lang);
 	r->master = o->seed ? o->seed : fresh_seed();
+	r->gseed = kcc_mix(r->master ^ 0x67756172640a) | 2;
+	r->psalt = kcc_mix(r->master ^ 0x706f69736f6e) | 2;
 	const char *why = "";
 	if (harness_bind(a, ref, &r->bind, &why) != 0) {
 		diag_error("%s: cannot call the entry: %s", ref->path, why);
@@ -869,8 +957,9 @@ VerifyReason vr_compare_call(VerifyRef *r, const Case *c, int i, ResBuf *cb, Ver
 			continue;
 		Tolerance tol = tolerance_for(r->u, pp->type);
 		Compare cm;
-		verify_compare(pp->type, cb[p].nbytes / elem_size(pp->type), cb[p].data, rb[p].data,
-		               y64_of(r, c, i, p), pp->role == ROLE_OUT ? pc->poison : 0, &tol, &cm);
+		verify_compare_salted(pp->type, cb[p].nbytes / elem_size(pp->type), cb[p].data,
+		                      rb[p].data, y64_of(r, c, i, p),
+		                      pp->role == ROLE_OUT ? pc->poison : 0, r->psalt >> 1, &tol, &cm);
 		if (!(cm.max_abs <= v->max_abs))
 			v->max_abs = cm.max_abs;
 		if (!(cm.max_rel <= v->max_rel))
@@ -983,7 +1072,7 @@ static int check_case(VerifyRef *r, Case *c, const char *exe, Verdict *v)
 			v->reason = VR_WRONG;
 		if (value_reason(why) && moves_between_runs(r, c, exe, &res))
 			v->reason = VR_NONDETERMINISTIC;
-		else if (value_reason(why) && kind == CALL_A2)
+		else if (value_reason(why) && (kind == CALL_A2 || kind == CALL_PERTURB))
 			v->reason = VR_STATEFUL;
 		else if (value_reason(why) && kind == CALL_B && b_alone_passes(r, c, exe, i))
 			v->reason = VR_STATEFUL;
@@ -1024,11 +1113,15 @@ static int sanitize(VerifyRef *r, const char *exe, Verdict *v)
 			small = i;
 	if (small < 0)
 		small = 0;
-	const char *plan = vr_write_plan(r, &r->cases[small], 0, 1, "sanitize.plan");
-	const char *out = arena_printf(r->a, "%s.out", plan);
-	const char *argv[] = {exe, plan, out, NULL};
+	/* compute-sanitizer launches the harness itself: the plan goes in a file
+	 * in the candidate's own directory and the results nowhere (fd -1). */
+	const char *body = vr_write_plan(r, &r->cases[small], 0, 1, "sanitize.plan");
 	char *cwd = arena_strdup(r->a, exe);
 	*strrchr(cwd, '/') = 0;
+	const char *plan = arena_printf(r->a, "%s/sanitize.plan", cwd);
+	if (write_file(plan, arena_printf(r->a, "KCCP 2 -1 %s", body)))
+		return 0;
+	const char *argv[] = {exe, plan, NULL};
 	const char *put[] = {plan, NULL};
 	TargetRun tr = {.argv = argv, .cwd = cwd, .timeout_s = vr_limit(r, r->cases[small].ref_wall),
 	                .fsize_bytes = r->o.fsize_bytes, .runner = r->o.runner, .put = put};

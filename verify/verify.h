@@ -58,6 +58,7 @@ typedef struct {
 	bool exact_mode;        /* add a call with small-integer float inputs */
 	bool fp64_reference;    /* build the original promoted to f64 (DESIGN 5.5) */
 	bool sanitizer;         /* compute-sanitizer on the smallest shape, if installed */
+	bool sandbox;           /* the harness's seccomp filter (docs/verifier.md) */
 	bool allow_libs;        /* --allow-libs: vendor kernel libraries permitted */
 	bool keep_temps;        /* leave the temp dir (its path is in the verdict) */
 	/* Time limits (DESIGN 5.9). The original's first run of each plan is its
@@ -206,6 +207,11 @@ typedef struct {
 void verify_compare(ElemType t, size_t n, const void *cand, const void *orig,
                     const double *y64, int poison_kind, const Tolerance *tol,
                     Compare *out);
+/* The same with the run's poison salt (kcc_poison_at of kcc_rt.h): the
+ * poison differs per element and per run; salt 0 is verify_compare. */
+void verify_compare_salted(ElemType t, size_t n, const void *cand, const void *orig,
+                           const double *y64, int poison_kind, uint64_t salt,
+                           const Tolerance *tol, Compare *out);
 
 /* Bootstrap CI of median(a)/median(b). */
 void verify_ratio_ci(const double *a, int na, const double *b, int nb, uint64_t seed,

@@ -88,15 +88,17 @@ int main(void)
 	CHECK(cpu->build(cpu, a, &b, &tb) == 0);
 	if (!tb.ok)
 		fprintf(stderr, "%s\n%s\n", tb.cmdline, tb.log);
-	const char *plan = "KCCP 1 0 2 2 0 1\n0 77 0 1  5 0 0  5 0 0  5 3\n";
-	const char *pp = arena_printf(a, "%s/p", dir), *out = arena_printf(a, "%s/o", dir);
-	CHECK(file_write_atomic(pp, plan, strlen(plan)) == 0);
+	/* The plan on stdin, the results over a pipe at descriptor 123, the
+	 * sandbox on, guard and poison seeds 5 and 7. */
+	const char *plan = "KCCP 2 123 0 2 2 0 1 1 5 7\n0 77 0 1 0  5 0 0  5 0 0  5 3\n";
 	ProcResult pr;
-	TargetRun tr = {.argv = (const char *[]){exe, pp, out, NULL}, .timeout_s = 10};
+	TargetRun tr = {.argv = (const char *[]){exe, "-", NULL}, .timeout_s = 10,
+	                .stdin_data = plan, .stdin_len = strlen(plan), .chan_fd = 123};
 	CHECK(cpu->run(cpu, a, &tr, &pr) == 0 && proc_ok(&pr));
-	char *data;
-	size_t len;
-	CHECK(file_read(a, out, &data, &len) == 0);
+	if (!proc_ok(&pr))
+		fprintf(stderr, "%s\n", pr.err);
+	char *data = pr.chan;
+	size_t len = pr.chan_len;
 	/* magic, CALL, idx, np, then x: guard, esc, hb, ha, nbytes=0; y: ... 20 bytes */
 	size_t xrec = 4 + 4 + 8 + 8 + 8, yrec = xrec + 20;
 	CHECK(len == 4 + 12 + xrec + yrec + 4);

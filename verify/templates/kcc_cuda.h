@@ -15,6 +15,8 @@
 #include <cuda_runtime.h>
 
 #define KCC_HAS_STREAMS 1
+/* The CUDA runtime may start threads and open device files after init. */
+#define KCC_SANDBOX_LEVEL KCC_SANDBOX_RUNTIME
 
 #define KCC_CK(x)                                                              \
 	do {                                                                   \

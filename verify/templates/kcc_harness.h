@@ -20,6 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kcc_sandbox.h"
 
 typedef struct {
 	const char *name;

@@ -4,7 +4,16 @@
  * It sits before the kernel file in the generated harness, so macros the
  * kernel defines cannot rewrite it.
  *
- *   harness PLAN RESULTS
+ *   harness PLAN [RESULTS]   (PLAN a file, or - for stdin: kcc sends it there)
+ *
+ * Results go to the descriptor the plan names: the write end of a pipe kcc
+ * created (runners/proc.c), at a number drawn at random for every run, made
+ * close-on-exec at once; nothing is written to the file system. The
+ * (Remote runners, which move files and not descriptors, name a RESULTS
+ * file instead; everything else is the same.) The
+ * harness writes one record per planned call and an end record, then leaves
+ * with _exit() so no exit handler of the candidate's runs after it; kcc
+ * rejects any run whose records are not exactly the planned calls.
  *
  * Check mode runs the plan's calls in order in this one process (A, B, A',
  * repeats: DESIGN 5.6-5.7); for each call it fills or poisons every buffer
@@ -24,7 +33,7 @@
 #define KCC_NS1 (KCC_NS + 1)
 
 typedef struct {
-	long long set, seed, fill, poison;
+	long long set, seed, fill, poison, pert;
 	long long n[KCC_NP], lo[KCC_NP], hi[KCC_NP];
 	long long s[KCC_NS1];
 } KccCall;
@@ -36,6 +45,9 @@ typedef struct {
 
 static unsigned char *kcc_host[KCC_NP], *kcc_snap[KCC_NP];
 static size_t kcc_hostcap[KCC_NP];
+/* Per run, from the plan: the guard zones' byte stream and the poison's
+ * salt (kcc_rt.h), so neither is a constant a candidate could look for. */
+static uint64_t kcc_gseed, kcc_psalt;
 
 static size_t kcc_bytes(int p, long long n)
 {
@@ -48,6 +60,7 @@ static void kcc_read_call(FILE *f, KccCall *c)
 	c->seed = kcc_read_num(f);
 	c->fill = kcc_read_num(f);
 	c->poison = kcc_read_num(f);
+	c->pert = kcc_read_num(f);
 	for (int p = 0; p < KCC_NP; p++) {
 		c->n[p] = kcc_read_num(f);
 		c->lo[p] = kcc_read_num(f);
@@ -78,17 +91,31 @@ static void kcc_prepare(int p, const KccCall *c, size_t bytes)
 	unsigned char *h = kcc_staging(p, bytes);
 	const KccParam *kp = &kcc_params[p];
 	size_t es = kcc_elem_size(kp->store);
-	memset(h, KCC_CANARY, KCC_GUARD_BYTES);
-	memset(h + KCC_GUARD_BYTES + bytes, KCC_CANARY, KCC_GUARD_BYTES);
+	for (size_t j = 0; j < KCC_GUARD_BYTES; j++) {
+		h[j] = kcc_guard_byte(kcc_gseed, j);
+		h[KCC_GUARD_BYTES + bytes + j] = kcc_guard_byte(kcc_gseed, KCC_GUARD_BYTES + j);
+	}
 	unsigned char *d = h + KCC_GUARD_BYTES;
 	for (long long i = 0; i < c->n[p]; i++) {
 		if (kp->role == KCC_ROLE_OUT || kp->role == KCC_ROLE_SCRATCH)
-			kcc_poison_elem(d + (size_t)i * es, kp->store, (int)c->poison);
+			kcc_poison_at(d + (size_t)i * es, kp->store, (int)c->poison, kcc_psalt,
+			              (uint64_t)i);
 		else
 			kcc_store(d + (size_t)i * es, kp->store,
 			          kcc_value((uint64_t)c->seed, p, (uint64_t)i, kp->type,
 			                    (int)c->fill, c->lo[p], c->hi[p]));
 	}
+	/* A perturbation call: the same inputs with a few elements redrawn
+	 * (kcc_perturb_index/seed of kcc_rt.h), so a memo keyed on samples,
+	 * pointers or sizes returns a stale answer. */
+	if ((kp->role == KCC_ROLE_IN || kp->role == KCC_ROLE_INOUT) && c->n[p] > 0)
+		for (long long k = 0; k < c->pert; k++) {
+			uint64_t i = kcc_perturb_index((uint64_t)c->seed, p, (uint64_t)k,
+			                               (uint64_t)c->n[p]);
+			kcc_store(d + i * es, kp->store,
+			          kcc_value(kcc_perturb_seed((uint64_t)c->seed, (uint64_t)k), p, i,
+			                    kp->type, (int)c->fill, c->lo[p], c->hi[p]));
+		}
 }
 
 static void kcc_alloc_set(KccSet *st, const KccCall *c)
@@ -123,7 +150,8 @@ static void kcc_call_entry(const KccSet *st, const KccCall *c)
 static int kcc_guard_ok(const unsigned char *h, size_t bytes)
 {
 	for (size_t i = 0; i < KCC_GUARD_BYTES; i++)
-		if (h[i] != KCC_CANARY || h[KCC_GUARD_BYTES + bytes + i] != KCC_CANARY)
+		if (h[i] != kcc_guard_byte(kcc_gseed, i) ||
+		    h[KCC_GUARD_BYTES + bytes + i] != kcc_guard_byte(kcc_gseed, KCC_GUARD_BYTES + i))
 			return 0;
 	return 1;
 }
@@ -166,13 +194,12 @@ static void kcc_upload(KccSet *st, const KccCall *c, uint64_t *hb)
 	}
 }
 
-static void kcc_check_mode(FILE *plan, FILE *out, long long ncalls)
+static void kcc_check_mode(const KccCall *calls, FILE *out, long long ncalls)
 {
 	static KccSet sets[2];
 	for (long long i = 0; i < ncalls; i++) {
-		KccCall c;
+		KccCall c = calls[i];
 		uint64_t hb[KCC_NP];
-		kcc_read_call(plan, &c);
 		KccSet *st = &sets[c.set & 1];
 		kcc_alloc_set(st, &c);
 		kcc_upload(st, &c, hb);
@@ -213,16 +240,32 @@ static void kcc_reset_set(KccSet *st, KccSet *pristine)
 	}
 }
 
-static void kcc_bench_mode(FILE *plan, FILE *out, size_t flush)
-{
+typedef struct {
 	KccCall c;
-	kcc_read_call(plan, &c);
-	long long nsets = kcc_read_num(plan), check = kcc_read_num(plan);
-	double warm = kcc_read_dbl(plan), cap = kcc_read_dbl(plan);
-	long long minn = kcc_read_num(plan), maxn = kcc_read_num(plan);
-	double rel_se = kcc_read_dbl(plan);
-	if (nsets < 1 || nsets > 16 || check < 0 || check >= nsets || minn < 1 || maxn < minn)
+	long long nsets, check, minn, maxn;
+	double warm, cap, rel_se;
+} KccBench;
+
+static void kcc_read_bench(FILE *plan, KccBench *b)
+{
+	kcc_read_call(plan, &b->c);
+	b->nsets = kcc_read_num(plan);
+	b->check = kcc_read_num(plan);
+	b->warm = kcc_read_dbl(plan);
+	b->cap = kcc_read_dbl(plan);
+	b->minn = kcc_read_num(plan);
+	b->maxn = kcc_read_num(plan);
+	b->rel_se = kcc_read_dbl(plan);
+	if (b->nsets < 1 || b->nsets > 16 || b->check < 0 || b->check >= b->nsets ||
+	    b->minn < 1 || b->maxn < b->minn)
 		kcc_fail(2, "malformed bench plan");
+}
+
+static void kcc_bench_mode(const KccBench *bp, FILE *out, size_t flush)
+{
+	KccCall c = bp->c;
+	long long nsets = bp->nsets, check = bp->check, minn = bp->minn, maxn = bp->maxn;
+	double warm = bp->warm, cap = bp->cap, rel_se = bp->rel_se;
 	KccSet *sets = (KccSet *)calloc((size_t)nsets * 2, sizeof(KccSet));
 	uint64_t *hb = (uint64_t *)calloc((size_t)nsets * KCC_NP, sizeof(uint64_t));
 	if (!sets || !hb)
@@ -286,32 +329,55 @@ static void kcc_bench_mode(FILE *plan, FILE *out, size_t flush)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3)
-		kcc_fail(2, "usage: harness PLAN RESULTS");
-	FILE *plan = fopen(argv[1], "r");
-	FILE *out = fopen(argv[2], "wb");
-	if (!plan || !out)
-		kcc_fail(2, "cannot open the plan or the results file");
+	if (argc != 2 && argc != 3)
+		kcc_fail(2, "usage: harness PLAN [RESULTS] (PLAN a file or - for stdin)");
+	FILE *plan = strcmp(argv[1], "-") ? fopen(argv[1], "r") : stdin;
+	if (!plan)
+		kcc_fail(2, "cannot open the plan");
 	char magic[8] = {0};
 	if (fscanf(plan, "%7s", magic) != 1 || strcmp(magic, "KCCP") != 0)
 		kcc_fail(2, "not a kcc plan");
-	long long version = kcc_read_num(plan), mode = kcc_read_num(plan);
+	long long version = kcc_read_num(plan), chan = kcc_read_num(plan);
+	long long mode = kcc_read_num(plan);
 	long long np = kcc_read_num(plan), ns = kcc_read_num(plan);
 	long long flush = kcc_read_num(plan), ncalls = kcc_read_num(plan);
-	if (version != 1 || np != KCC_NP || ns != KCC_NS || flush < 0)
+	long long sandbox = kcc_read_num(plan);
+	kcc_gseed = (uint64_t)kcc_read_num(plan);
+	kcc_psalt = (uint64_t)kcc_read_num(plan);
+	if (version != 2 || np != KCC_NP || ns != KCC_NS || flush < 0 || ncalls < 0 ||
+	    ncalls > 100000)
 		kcc_fail(2, "plan does not match this harness");
+	/* The whole plan is read before the entry can run. */
+	KccCall *calls = NULL;
+	KccBench bench;
+	if (mode == 0) {
+		calls = (KccCall *)kcc_xmalloc(sizeof(KccCall) * (size_t)(ncalls + 1));
+		for (long long i = 0; i < ncalls; i++)
+			kcc_read_call(plan, &calls[i]);
+	} else
+		kcc_read_bench(plan, &bench);
+	if (plan != stdin)
+		fclose(plan);
+	/* RESULTS: a file, for runners that bring files back (ssh, slurm). */
+	FILE *out = chan >= 3 ? fdopen((int)chan, "wb")
+	                      : fopen(argc == 3 ? argv[2] : "/dev/null", "wb");
+	if (!out)
+		kcc_fail(2, "no results channel");
+	if (chan >= 3)
+		fcntl((int)chan, F_SETFD, FD_CLOEXEC);
 	kcc_init();
+	if (sandbox && kcc_sandbox(KCC_SANDBOX_LEVEL) != 0)
+		kcc_fail(2, "cannot install the seccomp filter");
 	kcc_put32(out, KCC_RESULT_MAGIC);
 	if (mode == 0)
-		kcc_check_mode(plan, out, ncalls);
+		kcc_check_mode(calls, out, ncalls);
 	else
-		kcc_bench_mode(plan, out, (size_t)flush);
+		kcc_bench_mode(&bench, out, (size_t)flush);
 	kcc_finish();
 	kcc_put32(out, KCC_TAG_END);
-	if (fclose(out) != 0)
+	if (fflush(out) != 0)
 		kcc_fail(2, "cannot write results");
-	fclose(plan);
-	return 0;
+	_exit(0); /* no exit handlers, no destructors of the candidate's */
 }
 
 #endif

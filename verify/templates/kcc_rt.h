@@ -31,6 +31,8 @@ enum { KCC_POISON_SENTINEL = 1, KCC_POISON_NAN = 2 };
 #define KCC_TAG_CALL 0x4c4c4143u     /* "CALL" */
 #define KCC_TAG_SAMPLES 0x504d4153u  /* "SAMP" */
 #define KCC_TAG_END 0x21444e45u      /* "END!" */
+/* The harness's exit status when its sandbox denied a system call. */
+#define KCC_EXIT_FORBIDDEN 6
 
 static inline size_t kcc_elem_size(int t)
 {
@@ -221,6 +223,66 @@ static inline void kcc_poison_elem(void *dst, int t, int kind)
 	} else {
 		kcc_store(dst, t, t == KCC_T_U8 ? 0xa5 : t == KCC_T_I8 ? -0x5a : -0x5a5a);
 	}
+}
+
+/* The poison of output element i under a per-run salt (DESIGN 5.4, issue
+ * 17): a different value for every element and every run, so a candidate
+ * cannot recognise "the harness's poison" by its value, by its payload or
+ * by all elements being equal. The salt is one per run; the kind tells the
+ * two runs apart. Sentinel: a finite value of magnitude 1000..51000 with a
+ * random sign and fraction; NaN: a quiet NaN with a random payload;
+ * integers: random bits (the "NaN" run the same bits xor 0xa5).
+ * Salt 0 gives the fixed patterns of kcc_poison_elem. */
+static inline void kcc_poison_at(void *dst, int t, int kind, uint64_t salt, uint64_t i)
+{
+	if (!salt) {
+		kcc_poison_elem(dst, t, kind);
+		return;
+	}
+	uint64_t w = kcc_mix(salt ^ kcc_mix(i));
+	if (kind == KCC_POISON_NAN && t <= KCC_T_BF16) {
+		if (t == KCC_T_F64) {
+			uint64_t b = 0x7ff8000000000000ull | (w & 0x0007ffffffffffffull) | 1;
+			memcpy(dst, &b, 8);
+		} else if (t == KCC_T_F32) {
+			uint32_t b = 0x7fc00000u | ((uint32_t)w & 0x003fffffu) | 1;
+			memcpy(dst, &b, 4);
+		} else {
+			uint16_t b = t == KCC_T_F16 ? (uint16_t)(0x7e00u | (w & 0x1ffu) | 1)
+			                            : (uint16_t)(0x7fc0u | (w & 0x3fu) | 1);
+			memcpy(dst, &b, 2);
+		}
+	} else if (t <= KCC_T_BF16) {
+		double v = 1000.0 + (double)((w >> 8) % 50000) + (double)((w >> 40) & 7) / 8.0;
+		kcc_store(dst, t, (w & 1) ? -v : v);
+	} else {
+		/* The two runs differ in every byte: an element equal to both is
+		 * impossible, so "unwritten in both" is never a coincidence. */
+		if (kind == KCC_POISON_NAN)
+			w ^= 0xa5a5a5a5a5a5a5a5ull;
+		memcpy(dst, &w, kcc_elem_size(t));
+	}
+}
+
+/* Guard byte j of a canary zone under a per-run seed: a random stream,
+ * not a constant a candidate could look for before its buffers. */
+static inline unsigned char kcc_guard_byte(uint64_t seed, uint64_t j)
+{
+	if (!seed)
+		return KCC_CANARY;
+	return (unsigned char)(kcc_mix(seed + (j >> 3)) >> (8 * (j & 7)));
+}
+
+/* Perturbation call: the k-th redrawn element of parameter p and the seed
+ * its new value is drawn with. */
+static inline uint64_t kcc_perturb_index(uint64_t seed, int p, uint64_t k, uint64_t n)
+{
+	return kcc_mix(seed ^ 0x7065727475726221ull ^ ((uint64_t)(p + 1) << 40) ^ k) % n;
+}
+
+static inline uint64_t kcc_perturb_seed(uint64_t seed, uint64_t k)
+{
+	return kcc_mix(seed ^ 0x5045525455524221ull) + k;
 }
 
 /* FNV-1a over 64-bit words, then the tail: fast enough for bench shapes. */
