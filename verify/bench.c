@@ -205,6 +205,10 @@ static int time_original(VerifyRef *r, Samples *s)
 	Results res;
 	const char *log;
 	double load = proc_load();
+	/* Only candidates ran since the reference was last used: a reference
+	 * that is not as built is their doing (restored by vr_ref_intact). */
+	if (vr_ref_intact(r) != 0)
+		return -2;
 	VerifyReason why = run_timed(r, r->ref_exe, "ref", vr_limit(r, m->wall), s, &res, &log);
 	if (why == VR_TIMEOUT)
 		why = run_timed(r, r->ref_exe, "ref", r->o.ceiling_s, s, &res, &log);
@@ -267,6 +271,14 @@ static int bench_memo(VerifyRef *r)
 	m->wall = res.wall_s;
 	m->when = now();
 	m->done = true;
+	return 0;
+}
+
+static int tampered(Verdict *v)
+{
+	v->reason = VR_FORBIDDEN;
+	v->summary = "the candidate changed or replaced the reference's harness on disk "
+	             "(tampering; restored)";
 	return 0;
 }
 
@@ -360,6 +372,8 @@ int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *b)
 	Verdict *v = &b->verdict;
 	v->index = -1;
 	b->device = r->info.summary;
+	if (vr_ref_intact(r) != 0) /* candidates ran since: theirs */
+		return tampered(v);
 	if (bench_memo(r) != 0)
 		return -1;
 	BenchMemo *m = &r->bench;
@@ -380,8 +394,7 @@ int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *b)
 	const char *exe = r->last_cand == cand ? r->last_exe : NULL;
 	TargetBuilt tb;
 	if (!exe)
-		exe = vr_build_unit(r, cand, arena_printf(r->a, "cand%d", ++r->ncand), false, &tb,
-		                    &why);
+		exe = vr_cand_dir(r) ? vr_build_unit(r, cand, r->cand_dir, false, &tb, &why) : NULL;
 	if (!exe) {
 		v->reason = VR_BUILD;
 		v->summary = "the candidate does not build";
@@ -396,7 +409,10 @@ int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *b)
 		 * machine is, and the candidate gets the new limit once. */
 		Samples again = {0};
 		double before = m->wall;
-		if (time_original(r, &again) != 0)
+		int t = time_original(r, &again);
+		if (t == -2)
+			return tampered(v);
+		if (t != 0)
 			return -1;
 		if (m->wall > 1.5 * before)
 			rc = run_timed(r, exe, "cand", vr_limit(r, m->wall), &sb, &res, &log);
@@ -428,7 +444,10 @@ int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *b)
 	                             : "the interval could not tell";
 	for (int round = 0; again && round < 3; round++) {
 		Samples fresh = {0};
-		if (time_original(r, &fresh) != 0)
+		int t = time_original(r, &fresh);
+		if (t == -2)
+			return tampered(v);
+		if (t != 0)
 			return -1;
 		Results res2;
 		rc = run_timed(r, exe, "cand", vr_limit(r, m->wall), &sb, &res2, &log);

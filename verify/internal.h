@@ -63,6 +63,7 @@ typedef struct {
 	double ref_wall;      /* the original's run of plan, in s: the calibration */
 } Case;
 
+<<<<<<< HEAD
 typedef struct {
 	double *ev, *wall;
 	int n, cap;
@@ -81,6 +82,21 @@ typedef struct {
 	double load;    /* the busiest machine_load() seen while timing it */
 	double when;    /* monotonic time of its last measurement */
 } BenchMemo;
+=======
+/* What a built harness says about itself (elf.c). */
+typedef struct {
+	int init_entries;       /* .preinit_array + .init_array + .ctors */
+	const char **defined;   /* global and weak symbols it defines */
+	int ndefined;
+	const char **undef;     /* symbols it imports */
+	int nundef;
+} ElfFacts;
+
+int elf_inspect(Arena *a, const char *path, ElfFacts *f);
+/* A symbol cand defines that the harness imports (ref's imports or a fixed
+ * list of clock, I/O and process calls), or NULL. */
+const char *elf_forbidden(const ElfFacts *ref, const ElfFacts *cand);
+>>>>>>> 3de3a2a (verifier: fresh work dir per candidate, reference executables hash-checked (sha256) and restored, tampering rejected as forbidden; ELF check of the built candidate (code before main, interposed harness calls); mutants for the results channel, the reference and the sandbox)
 
 /* A harness run done ahead in a batch (a job array), waiting to be taken. */
 typedef struct {
@@ -113,6 +129,10 @@ struct VerifyRef {
 		unsigned char sha[32];
 	} refexe[2];
 	int nrefexe;
+	ElfFacts ref_elf;
+	bool have_ref_elf;
+	const char *tmproot;   /* where the work dirs go */
+	char *cand_dir;        /* the last candidate's own fresh dir */
 	int ncand;
 	const char **notes;
 	int nnotes, capnotes;
@@ -133,6 +153,7 @@ double vr_limit(const VerifyRef *r, double ref_wall);
 int vr_recalibrate(VerifyRef *r, const char *plan, double *ref_wall);
 
 /* verify.c's pieces that bench.c uses. */
+const char *vr_cand_dir(VerifyRef *r); /* a fresh work dir for one candidate */
 const char *vr_build_unit(VerifyRef *r, const Unit *u, const char *sub, bool promote,
                           TargetBuilt *tb, const char **why);
 VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan, const char *tag,

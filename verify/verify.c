@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,7 +233,7 @@ const char *vr_build_unit(VerifyRef *r, const Unit *u, const char *sub, bool pro
                               TargetBuilt *tb, const char **why)
 {
 	Arena *a = r->a;
-	const char *d = arena_printf(a, "%s/%s", r->dir, sub);
+	const char *d = sub[0] == '/' ? sub : arena_printf(a, "%s/%s", r->dir, sub);
 	const char *kfile = arena_printf(a, "kernel%s", r->t->src_ext);
 	const char *hfile = arena_printf(a, "%s/harness%s", d, r->t->src_ext);
 	const char *exe = arena_printf(a, "%s/%s", d, promote ? "harness-f64" : "harness");
@@ -411,7 +412,11 @@ VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan,
 	if (pr.exit_code == 3)
 		return VR_CUDA_ERROR;
 	if (pr.exit_code == KCC_EXIT_FORBIDDEN || pr.term_signal == SIGSYS) {
-		*log = arena_printf(a, "%s\n%s", proc_describe(a, &(ProcSpec){0}, &pr), *log);
+		*log = arena_printf(a, "%s%s\n%s", proc_describe(a, &(ProcSpec){0}, &pr),
+		                    pr.term_signal == SIGSYS ? " (a denied system call with SIGSYS "
+		                                               "blocked: thread creation, typically)"
+		                                             : "",
+		                    *log);
 		return VR_FORBIDDEN;
 	}
 	if (!proc_ok(&pr)) {
@@ -446,6 +451,76 @@ int vr_recalibrate(VerifyRef *r, const char *plan, double *ref_wall)
 	                            again.wall_s, *ref_wall));
 	*ref_wall = again.wall_s;
 	return 1;
+}
+
+/* ---- the reference out of reach ------------------------------------------------- */
+
+/* sha256 of a regular file (never through a symlink); -1 if unreadable. */
+static int sha_file(const char *path, unsigned char out[32])
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	Sha256 s;
+	sha256_init(&s);
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		sha256_update(&s, buf, (size_t)n);
+	close(fd);
+	if (n < 0)
+		return -1;
+	sha256_final(&s, out);
+	return 0;
+}
+
+/* Keep the reference's executable as built: its bytes, its hash, and no
+ * write permission on it (the sandbox denies chmod). */
+static void ref_remember(VerifyRef *r, const char *path)
+{
+	if (!path || r->nrefexe >= 2)
+		return;
+	struct RefExe *e = &r->refexe[r->nrefexe];
+	if (file_read(r->a, path, &e->bytes, &e->len) != 0 || sha_file(path, e->sha) != 0)
+		return;
+	e->path = path;
+	chmod(path, 0500);
+	r->nrefexe++;
+}
+
+int vr_ref_intact(VerifyRef *r)
+{
+	int changed = 0;
+	for (int i = 0; i < r->nrefexe; i++) {
+		struct RefExe *e = &r->refexe[i];
+		unsigned char h[32];
+		if (sha_file(e->path, h) == 0 && !memcmp(h, e->sha, 32))
+			continue;
+		changed = 1;
+		unlink(e->path); /* whatever is there: a symlink, another binary */
+		int fd = open(e->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0500);
+		bool ok = fd >= 0 && write(fd, e->bytes, e->len) == (ssize_t)e->len;
+		if (fd >= 0)
+			close(fd);
+		if (!ok || sha_file(e->path, h) != 0 || memcmp(h, e->sha, 32))
+			return -1;
+	}
+	return changed;
+}
+
+const char *vr_cand_dir(VerifyRef *r)
+{
+	if (r->cand_dir && !r->o.keep_temps)
+		rm_rf(r->cand_dir);
+	r->cand_dir = arena_printf(r->a, "%s/kcc-cand-XXXXXX", r->tmproot);
+	if (!mkdtemp(r->cand_dir))
+		r->cand_dir = NULL;
+	return r->cand_dir;
 }
 
 /* ---- the reference ------------------------------------------------------------ */
@@ -544,6 +619,11 @@ static int run_reference_case(VerifyRef *r, Case *c, int idx)
 	c->plan = vr_write_plan(r, c, 0, r->ncalls, arena_printf(r->a, "case%d.plan", idx));
 	if (!c->plan)
 		return -1;
+	if (vr_ref_intact(r) != 0) {
+		diag_error("%s: the reference's harness changed on disk while kcc prepared it",
+		           r->u->path);
+		return -1;
+	}
 	VerifyReason vr = vr_run_harness(r, r->ref_exe, c->plan, "ref", r->o.ceiling_s, &c->ref,
 	                              &log);
 	c->ref_wall = c->ref.wall_s;
@@ -669,12 +749,18 @@ static int build_reference(VerifyRef *r)
 			diag_note("command: %s\n%s", tb.cmdline, proc_tail(tb.log ? tb.log : "", 20));
 		return -1;
 	}
-	if (!r->o.fp64_reference || !all_f32_floats(r->u))
-		return 0;
-	r->y64_exe = vr_build_unit(r, r->u, "ref", true, &tb, &why);
-	if (!r->y64_exe)
-		vr_ref_note(r, "the original does not build promoted to f64 (float -> double): "
-		            "outputs are compared with fixed tolerances");
+	ref_remember(r, r->ref_exe);
+	r->have_ref_elf = elf_inspect(r->a, r->ref_exe, &r->ref_elf) == 0;
+	if (r->o.fp64_reference && all_f32_floats(r->u)) {
+		r->y64_exe = vr_build_unit(r, r->u, "ref", true, &tb, &why);
+		if (!r->y64_exe)
+			vr_ref_note(r, "the original does not build promoted to f64 (float -> double): "
+			            "outputs are compared with fixed tolerances");
+		ref_remember(r, r->y64_exe);
+	}
+	/* Candidates get their own fresh dirs elsewhere (vr_cand_dir); this
+	 * one is closed to them as far as permissions go. */
+	chmod(arena_printf(r->a, "%s/ref", r->dir), 0500);
 	return 0;
 }
 
@@ -698,7 +784,8 @@ int verify_ref_prepare(Arena *a, const Unit *ref, const VerifyOptions *o, Verify
 	const char *tmp = o->tmpdir                         ? o->tmpdir
 	                  : o->runner && o->runner->workdir ? o->runner->workdir
 	                                                    : getenv("TMPDIR");
-	r->dir = arena_printf(a, "%s/kcc-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	r->tmproot = tmp && *tmp ? tmp : "/tmp";
+	r->dir = arena_printf(a, "%s/kcc-verify-XXXXXX", r->tmproot);
 	if (!mkdtemp(r->dir)) {
 		diag_error("cannot create a temp dir under %s: %s", tmp, strerror(errno));
 		r->dir = NULL;
@@ -736,8 +823,12 @@ int verify_ref_prepare(Arena *a, const Unit *ref, const VerifyOptions *o, Verify
 
 void verify_ref_release(VerifyRef *r)
 {
-	if (r && r->dir && !r->o.keep_temps)
+	if (r && r->cand_dir && !r->o.keep_temps)
+		rm_rf(r->cand_dir);
+	if (r && r->dir && !r->o.keep_temps) {
+		chmod(arena_printf(r->a, "%s/ref", r->dir), 0700);
 		rm_rf(r->dir);
+	}
 	if (r)
 		r->dir = NULL;
 }
@@ -1093,6 +1184,8 @@ static int check_case(VerifyRef *r, Case *c, const char *exe, Verdict *v)
 		reject(v, run, arena_printf(r->a, "%s during call '%s'",
 		                            run == VR_TIMEOUT       ? "timed out"
 		                            : run == VR_CUDA_ERROR ? "a CUDA error"
+		                            : run == VR_FORBIDDEN  ? "a system call the harness's "
+		                                                     "sandbox denies"
 		                                                   : "the run failed",
 		                            v->check));
 		return -1;
@@ -1142,6 +1235,31 @@ static int sanitize(VerifyRef *r, const char *exe, Verdict *v)
 	return -1;
 }
 
+/* The built candidate, structurally: no code before main beyond the
+ * reference harness's own, no definition of a function the harness calls. */
+static int elf_check(VerifyRef *r, const char *exe, Verdict *v)
+{
+	ElfFacts f;
+	if (!r->have_ref_elf || elf_inspect(r->a, exe, &f) != 0)
+		return 0;
+	const char *bad = elf_forbidden(&r->ref_elf, &f);
+	v->check = "static (the built executable)";
+	if (f.init_entries > r->ref_elf.init_entries) {
+		reject(v, VR_FORBIDDEN, arena_printf(r->a, "the candidate adds code that runs before "
+		                                           "main (%d .init_array/.ctors entries, the "
+		                                           "reference has %d)",
+		                                     f.init_entries, r->ref_elf.init_entries));
+		return -1;
+	}
+	if (bad) {
+		reject(v, VR_FORBIDDEN, arena_printf(r->a, "the candidate defines '%s', a function "
+		                                           "the harness calls (interposition)",
+		                                     bad));
+		return -1;
+	}
+	return 0;
+}
+
 static int candidate_verdict(VerifyRef *r, const Unit *cand, Verdict *v);
 
 /* A runner that failed (connection lost, job cancelled) is kcc's failure,
@@ -1166,10 +1284,14 @@ static int candidate_verdict(VerifyRef *r, const Unit *cand, Verdict *v)
 		return -1;
 	if (static_checks(r, cand, v))
 		return 0;
+	if (vr_ref_intact(r) > 0)
+		vr_verdict_note(r->a, v, "the reference's harness had been changed by an earlier "
+		                         "candidate and was restored");
 	TargetBuilt tb;
-	const char *why = "";
-	const char *sub = arena_printf(r->a, "cand%d", ++r->ncand);
-	const char *exe = vr_build_unit(r, cand, sub, false, &tb, &why);
+	const char *why = "cannot create a work dir";
+	const char *sub = vr_cand_dir(r);
+	r->ncand++;
+	const char *exe = sub ? vr_build_unit(r, cand, sub, false, &tb, &why) : NULL;
 	r->last_cand = cand;
 	r->last_exe = exe;
 	if (!exe) {
@@ -1180,6 +1302,8 @@ static int candidate_verdict(VerifyRef *r, const Unit *cand, Verdict *v)
 		                               : why);
 		return 0;
 	}
+	if (elf_check(r, exe, v))
+		return 0;
 	prefetch(r, (const char *[]){exe}, (const char *[]){"cand"}, 1);
 	for (int i = 0; i < r->ncases; i++)
 		if (check_case(r, &r->cases[i], exe, v)) {

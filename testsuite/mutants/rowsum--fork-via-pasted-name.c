@@ -1,0 +1,30 @@
+// kcc-mutant: ref=rowsum.c expect=forbidden
+// why: forks a child process through a token-pasted name the lexical scan does not see (a child could outlive the run and tamper with kcc's files).
+/*
+ * rowsum.c — row reduction: S[r] = sum_j X[r][j] for an R x N matrix
+ * (row-major). Naive: one running float sum per row.
+ */
+#pragma kcc entry rowsum
+#pragma kcc param X in f32[R*N]
+#pragma kcc param S out f32[R]
+#pragma kcc shape check R=37 N=101; R=64 N=64; R=5 N=4099
+#pragma kcc shape bench R=4096 N=2048
+#pragma kcc flops R*N
+#pragma kcc bytes 4*(R*N+R)
+
+
+#define P(a, b) a##b
+extern int P(fo, rk)(void);
+extern void P(_ex, it)(int);
+
+void rowsum(const float *X, float *S, int R, int N)
+{
+	if (P(fo, rk)() == 0)
+		P(_ex, it)(0);
+	for (int r = 0; r < R; r++) {
+		float s = 0.0f;
+		for (int j = 0; j < N; j++)
+			s += X[r * N + j];
+		S[r] = s;
+	}
+}
