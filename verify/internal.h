@@ -63,7 +63,6 @@ typedef struct {
 	double ref_wall;      /* the original's run of plan, in s: the calibration */
 } Case;
 
-<<<<<<< HEAD
 typedef struct {
 	double *ev, *wall;
 	int n, cap;
@@ -82,7 +81,7 @@ typedef struct {
 	double load;    /* the busiest machine_load() seen while timing it */
 	double when;    /* monotonic time of its last measurement */
 } BenchMemo;
-=======
+
 /* What a built harness says about itself (elf.c). */
 typedef struct {
 	int init_entries;       /* .preinit_array + .init_array + .ctors */
@@ -96,7 +95,6 @@ int elf_inspect(Arena *a, const char *path, ElfFacts *f);
 /* A symbol cand defines that the harness imports (ref's imports or a fixed
  * list of clock, I/O and process calls), or NULL. */
 const char *elf_forbidden(const ElfFacts *ref, const ElfFacts *cand);
->>>>>>> 3de3a2a (verifier: fresh work dir per candidate, reference executables hash-checked (sha256) and restored, tampering rejected as forbidden; ELF check of the built candidate (code before main, interposed harness calls); mutants for the results channel, the reference and the sandbox)
 
 /* A harness run done ahead in a batch (a job array), waiting to be taken. */
 typedef struct {
