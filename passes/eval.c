@@ -5,9 +5,15 @@
  * verify_unparsed when the front end rejects it) and, when correct, timed
  * against the original with verify_bench. Results are memoized in the
  * cache (CACHE/verdicts/) by the hash of (original, candidate, target,
- * device), so a resumed run or a `make` rebuild re-verifies nothing and,
- * with the same measurements in its prompts, hits the LLM cache on every
- * request.
+ * device, kcc's version), so a resumed run or a `make` rebuild re-verifies
+ * nothing and, with the same measurements in its prompts, hits the LLM
+ * cache on every request.
+ *
+ * An entry is trusted only when its HMAC-SHA-256 checks under the key in
+ * CACHE/verdicts.key (32 random bytes, created 0600 on first use): a
+ * process that rewrites a verdict file ("correct, 9.5x") cannot make it
+ * authenticate without the key, and an entry that does not is verified
+ * again, never believed (issue 17).
  */
 #include "internal.h"
 
@@ -16,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -78,12 +85,53 @@ static const char *memo_dir(Search *s)
 static const char *memo_path(Search *s, const Candidate *c)
 {
 	Strbuf k = STRBUF_INIT;
-	sb_addf(&k, "%s\n%s\n%s\n%s\n%d", s->orig_sha, c->sha, s->cfg->target->name,
-	        s->r->device, (int)s->cfg->vo.paranoid);
+	sb_addf(&k, "%s\n%s\n%s\n%s\n%d\nkcc %s", s->orig_sha, c->sha, s->cfg->target->name,
+	        s->r->device, (int)s->cfg->vo.paranoid, KCC_VERSION);
 	char h[65];
 	sha256_hex(k.buf, k.len, h);
 	sb_release(&k);
 	return arena_printf(s->a, "%s/%.32s.json", memo_dir(s), h);
+}
+
+/* The memo's key: read, or created (O_EXCL, 0600) when there is none. A
+ * key that is not a private regular file of ours is no key: the memo is
+ * then neither read nor written. */
+static bool memo_key(Search *s, unsigned char key[32])
+{
+	const char *path = arena_printf(s->a, "%s.key", memo_dir(s));
+	file_mkdirs(memo_dir(s), 0700);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd >= 0) {
+		int rnd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+		bool ok = rnd >= 0 && read(rnd, key, 32) == 32 && write(fd, key, 32) == 32;
+		if (rnd >= 0)
+			close(rnd);
+		close(fd);
+		if (!ok)
+			unlink(path);
+		return ok;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+	bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	          st.st_uid == geteuid() && !(st.st_mode & 077) && st.st_size == 32 &&
+	          read(fd, key, 32) == 32;
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* The MAC of an entry: its path (so an entry cannot be moved to another
+ * key), kcc's version and its text. */
+static void memo_mac(Search *s, const unsigned char key[32], const char *path,
+                     const char *json, size_t len, char mac[65])
+{
+	Strbuf m = STRBUF_INIT;
+	sb_addf(&m, "kcc-verdict 1\n%s\n%s\n", KCC_VERSION, path);
+	sb_addn(&m, json, len);
+	hmac_sha256(key, 32, m.buf, m.len, mac);
+	sb_release(&m);
+	(void)s;
 }
 
 static const char *jstr(cJSON *o, const char *k)
@@ -103,9 +151,21 @@ static bool memo_load(Search *s, Candidate *c, bool bench)
 {
 	char *text;
 	size_t len;
-	if (!s->cfg->memo_read || file_read(s->a, memo_path(s, c), &text, &len))
+	unsigned char key[32];
+	const char *path = memo_path(s, c);
+	if (!s->cfg->memo_read || file_read(s->a, path, &text, &len) || !memo_key(s, key))
 		return false;
-	cJSON *o = cJSON_Parse(text);
+	char mac[65];
+	const char *nl = memchr(text, '\n', len);
+	const char *json = nl ? nl + 1 : text;
+	memo_mac(s, key, path, json, len - (size_t)(json - text), mac);
+	if (!nl || (size_t)(nl - text) != 24 + 64 || strncmp(text, "kcc-verdict hmac-sha256 ", 24) ||
+	    memcmp(text + 24, mac, 64)) {
+		diag_warning("the cached verdict %s does not authenticate (changed outside kcc?): "
+		             "verifying the candidate again", path);
+		return false;
+	}
+	cJSON *o = cJSON_Parse(json);
 	if (!o)
 		return false;
 	bool measured = cJSON_IsTrue(cJSON_GetObjectItem(o, "measured"));
@@ -147,8 +207,14 @@ static void memo_save(Search *s, const Candidate *c)
 	cJSON_AddNumberToObject(o, "bench_s", c->bench_s);
 	cJSON_AddStringToObject(o, "shape", s->r->shape ? s->r->shape : "");
 	char *j = cJSON_Print(o);
-	file_mkdirs(memo_dir(s), 0755);
-	file_write_atomic(memo_path(s, c), j, strlen(j));
+	unsigned char key[32];
+	if (memo_key(s, key)) {
+		const char *path = memo_path(s, c);
+		char mac[65];
+		memo_mac(s, key, path, j, strlen(j), mac);
+		const char *text = arena_printf(s->a, "kcc-verdict hmac-sha256 %s\n%s", mac, j);
+		file_write_atomic(path, text, strlen(text));
+	}
 	free(j);
 	cJSON_Delete(o);
 }

@@ -116,3 +116,31 @@ void sha256_hex(const void *data, size_t n, char out[65])
 	for (int i = 0; i < 32; i++)
 		snprintf(out + 2 * i, 3, "%02x", d[i]);
 }
+
+/* RFC 2104 with SHA-256 (64-byte blocks); keys longer than a block are
+ * hashed first. */
+void hmac_sha256(const void *key, size_t klen, const void *data, size_t n, char out[65])
+{
+	unsigned char k[64] = {0}, pad[64], inner[32], d[32];
+	Sha256 s;
+	if (klen > 64) {
+		sha256_init(&s);
+		sha256_update(&s, key, klen);
+		sha256_final(&s, k);
+	} else if (klen)
+		memcpy(k, key, klen);
+	for (int i = 0; i < 64; i++)
+		pad[i] = k[i] ^ 0x36;
+	sha256_init(&s);
+	sha256_update(&s, pad, 64);
+	sha256_update(&s, data, n);
+	sha256_final(&s, inner);
+	for (int i = 0; i < 64; i++)
+		pad[i] = k[i] ^ 0x5c;
+	sha256_init(&s);
+	sha256_update(&s, pad, 64);
+	sha256_update(&s, inner, 32);
+	sha256_final(&s, d);
+	for (int i = 0; i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}

@@ -177,5 +177,7 @@ void sha256_update(Sha256 *s, const void *data, size_t n);
 void sha256_final(Sha256 *s, unsigned char out[32]);
 /* Hex digest (64 chars + NUL) of data. */
 void sha256_hex(const void *data, size_t n, char out[65]);
+/* HMAC-SHA-256 of data under key, as hex (64 chars + NUL). */
+void hmac_sha256(const void *key, size_t klen, const void *data, size_t n, char out[65]);
 
 #endif
