@@ -57,6 +57,9 @@ static int check_with(Arena *a, const Options *o, const Target *t, Unit *ref, Un
 	VerifyOptions vo;
 	driver_verify_options(a, o, t, &vo);
 	vo.runner = rn;
+	/* --check keeps the search's promise (DESIGN 5.8): the bench shape's
+	 * outputs are compared too, unless the user asks for a quick check. */
+	vo.bench_shape = o->no_bench_shape ? VB_SKIPPED : VB_COMPARE;
 	VerifyRef *r = NULL;
 	if (verify_ref_prepare(a, ref, &vo, &r) != 0) {
 		verify_ref_release(r);

@@ -78,6 +78,7 @@ typedef struct {
 	double timeout_s;     /* --timeout: the original's calibration ceiling; 0 default */
 	bool allow_libs, paranoid, keep_temps; /* verification */
 	const char *runner;   /* --runner; NULL = local */
+	bool no_bench_shape;                   /* --check without the bench shape */
 	const char *unimplemented; /* first option of a later stage that was used */
 	SearchOptions search;
 	int argc;             /* the command line, for "resume with: ..." */

@@ -13,7 +13,7 @@
 
 typedef enum {
 	O_OUTPUT, O_O0, O_O2, O_OLLM, O_TARGET, O_DUMP_IR, O_SUGGEST, O_PROFILE, O_CHECK, O_BENCH,
-	O_ALLOW_LIBS, O_PARANOID, O_KEEP_TEMPS, O_INCLUDE, O_DEFINE, O_UNDEF, O_VERBOSE, O_VERSION, O_HELP, O_MAN, O_COLOR,
+	O_ALLOW_LIBS, O_PARANOID, O_NO_BENCH_SHAPE, O_KEEP_TEMPS, O_INCLUDE, O_DEFINE, O_UNDEF, O_VERBOSE, O_VERSION, O_HELP, O_MAN, O_COLOR,
 	O_PASSES, O_LLM, O_LLM_PLAN, O_LLM_CODE, O_BEAM, O_PLANS, O_SAMPLES, O_DROPOUT, O_SEED, O_BUDGET, O_RESUME,
 	O_STATE_DIR, O_MENU, O_REPAIRS, O_NO_GAIN, O_EMIT_PASSES, O_SAVE_TEMPS, O_REPORT, O_MD,
 	O_MF, O_MT, O_LLM_JOBS, O_CACHE_DIR, O_NO_CACHE, O_OFFLINE, O_CACHE_STATS, O_TIMEOUT,
@@ -114,6 +114,8 @@ static const Opt OPTS[] = {
      "Verification"},
     {O_PARANOID, "--paranoid", ARG_NONE, NULL, "Repeat each verification case 10 times.",
      "Verification"},
+    {O_NO_BENCH_SHAPE, "--no-bench-shape", ARG_NONE, NULL, "--check: do not compare the "
+     "outputs at the bench shape (quicker; the verdict says so).", "Verification"},
     {O_KEEP_TEMPS, "--keep-temps", ARG_NONE, NULL, "Keep the verifier's temp dir (harnesses, "
      "builds, outputs) and print its path.", "Verification"},
     {O_NO_GAIN, "-Werror-no-gain", ARG_NONE, NULL, "Exit 2, writing nothing, when no verified "
@@ -384,6 +386,9 @@ static int apply(Options *o, const Opt *opt, const char *val)
 		break;
 	case O_ALLOW_LIBS:
 		o->allow_libs = true;
+		break;
+	case O_NO_BENCH_SHAPE:
+		o->no_bench_shape = true;
 		break;
 	case O_PARANOID:
 		o->paranoid = true;

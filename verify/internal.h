@@ -20,7 +20,7 @@ typedef struct {
 int harness_bind(Arena *a, const Unit *u, Binding *b, const char **why);
 
 /* One call of a check-mode plan. */
-typedef struct {
+typedef struct PlanCall {
 	int set;          /* buffer set 0 or 1 */
 	uint64_t seed;
 	int fill;         /* KCC_FILL_* */
@@ -50,7 +50,7 @@ typedef struct {
 
 enum { CALL_A, CALL_B, CALL_A2, CALL_SEED, CALL_EXACT, CALL_REPEAT, CALL_PERTURB };
 
-typedef struct {
+typedef struct Case {
 	Shape shape;
 	const char *text;
 	bool edge;
@@ -61,6 +61,11 @@ typedef struct {
 	Results ref, y64;
 	bool have_y64;
 	double ref_wall;      /* the original's run of plan, in s: the calibration */
+	/* The sweep of kcc's class shapes (shapes.c): its own calls, each at
+	 * the shape of a case of its own; NULL for the matrix's cases. */
+	struct PlanCall *calls;
+	int ncalls;
+	const struct Case **call_case;
 } Case;
 
 typedef struct {
@@ -130,6 +135,8 @@ struct VerifyRef {
 	ElfFacts ref_elf;
 	bool have_ref_elf;
 	const char *tmproot;   /* where the work dirs go */
+	Case bcase;            /* --check's one call at the bench shape */
+	int bcase_state;       /* 0 not run yet, 1 ready, -1 not usable */
 	char *cand_dir;        /* the last candidate's own fresh dir */
 	int ncand;
 	const char **notes;
@@ -152,6 +159,8 @@ int vr_recalibrate(VerifyRef *r, const char *plan, double *ref_wall);
 
 /* verify.c's pieces that bench.c uses. */
 const char *vr_cand_dir(VerifyRef *r); /* a fresh work dir for one candidate */
+/* kcc's class shapes (shapes.c): arena array, its length returned. */
+int vr_class_shapes(VerifyRef *r, Shape **out);
 const char *vr_build_unit(VerifyRef *r, const Unit *u, const char *sub, bool promote,
                           TargetBuilt *tb, const char **why);
 VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan, const char *tag,

@@ -70,9 +70,13 @@ void verify_options_default(VerifyOptions *o)
 void verify_print_verdict(FILE *f, const Verdict *v)
 {
 	if (v->reason == VR_OK)
-		fprintf(f, "kcc: check: equivalent (%d calls compared; max abs error %.3g, "
+		fprintf(f, "kcc: check: equivalent (%d calls compared%s; max abs error %.3g, "
 		           "normwise %.3g, rel L2 %.3g)\n",
-		        v->ncalls, v->max_abs, v->max_rel, v->rel_l2);
+		        v->ncalls,
+		        v->bench_shape == VB_COMPARE   ? ", the bench shape's included"
+		        : v->bench_shape == VB_SKIPPED ? "; bench shape NOT compared (--no-bench-shape)"
+		                                       : "",
+		        v->max_abs, v->max_rel, v->rel_l2);
 	else
 		fprintf(f, "kcc: check: rejected: %s: %s\n", verify_reason_name(v->reason),
 		        v->summary ? v->summary : "");

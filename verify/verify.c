@@ -738,6 +738,117 @@ static int make_cases(VerifyRef *r)
 	return 0;
 }
 
+/* ---- the sweep of class shapes (shapes.c) -------------------------------------- */
+
+static bool known_shape(const VerifyRef *r, const Shape *sh)
+{
+	for (int i = 0; i < r->ncases; i++) {
+		const Shape *o = &r->cases[i].shape;
+		bool same = o->n == sh->n;
+		for (int k = 0; same && k < sh->n; k++)
+			same = o->values[k] == sh->values[k];
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+/* The sweep case over subs[0..n): calls A and P of the matrix at each,
+ * all in one harness process (buffers are reallocated as sizes change). */
+static Case sweep_case(VerifyRef *r, Case *subs, int n)
+{
+	Case c;
+	memset(&c, 0, sizeof c);
+	c.shape = r->u->spec.check[0];
+	c.edge = true;
+	c.text = arena_printf(r->a, "(kcc's %d class shapes)", n);
+	c.ncalls = 2 * n;
+	c.calls = arena_alloc(r->a, sizeof(PlanCall) * (size_t)(c.ncalls + 1));
+	c.call_case = arena_alloc(r->a, sizeof(Case *) * (size_t)(c.ncalls + 1));
+	int ia = call_index(r, CALL_A), ip = call_index(r, CALL_PERTURB);
+	Strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, vr_plan_header(r->a, r, 0, c.ncalls));
+	for (int k = 0; k < n; k++)
+		for (int j = 0; j < 2; j++) {
+			PlanCall pc = r->calls[j ? ip : ia];
+			pc.what = arena_printf(r->a, "%s, at kcc's class shape %s", j ? "P" : "A",
+			                       subs[k].text);
+			c.calls[2 * k + j] = pc;
+			c.call_case[2 * k + j] = &subs[k];
+			vr_plan_call(&sb, r, &subs[k], &pc);
+			if (subs[k].bytes > c.bytes)
+				c.bytes = subs[k].bytes;
+		}
+	c.plan = sb_to_arena(&sb, r->a);
+	return c;
+}
+
+/* The class shape whose call made the original's sweep unusable, or -1. */
+static int sweep_culprit(VerifyRef *r, const Case *c, VerifyReason vr)
+{
+	const Spec *sp = &r->u->spec;
+	if (vr != VR_OK || c->ref.ncalls != c->ncalls)
+		return c->ref.ncalls < c->ncalls ? c->ref.ncalls / 2 : c->ncalls / 2 - 1;
+	for (int i = 0; i < c->ncalls; i++)
+		for (int p = 0; p < sp->nparams; p++) {
+			const ResBuf *b = &c->ref.calls[i][p];
+			const SpecParam *pp = &sp->params[p];
+			if (!b->guard_ok || (pp->role == ROLE_IN && b->hash_after != b->hash_before) ||
+			    (pp->role == ROLE_OUT && c->calls[i].base == CALL_A &&
+			     has_poison(r, pp->type, b, NULL)))
+				return i / 2;
+		}
+	return -1;
+}
+
+/* Build the sweep and run the original over it; a class shape where the
+ * original fails (crash, guard, unwritten) is dropped and the rest run
+ * again, a few times at most. */
+static void prepare_sweep(VerifyRef *r)
+{
+	Shape *shapes = NULL;
+	int n = r->o.edge_shapes && r->u->spec.ncheck ? vr_class_shapes(r, &shapes) : 0;
+	uint64_t most = 0;
+	for (int i = 0; i < r->ncases; i++)
+		most = r->cases[i].bytes > most ? r->cases[i].bytes : most;
+	Case *subs = arena_alloc(r->a, sizeof(Case) * (size_t)(n + 1));
+	int ns = 0, dropped = 0;
+	for (int i = 0; i < n; i++) {
+		const char *why;
+		if (!known_shape(r, &shapes[i]) &&
+		    vr_make_case(r, &shapes[i], true, &subs[ns], &why) == 0 && subs[ns].bytes <= most)
+			ns++;
+	}
+	for (int attempt = 0; ns > 0 && attempt < 16; attempt++) {
+		Case c = sweep_case(r, subs, ns);
+		const char *log;
+		VerifyReason vr = vr_run_harness(r, r->ref_exe, c.plan, "ref", r->o.ceiling_s, &c.ref,
+		                                 &log);
+		int bad = sweep_culprit(r, &c, vr);
+		if (bad >= 0) {
+			memmove(&subs[bad], &subs[bad + 1], sizeof(Case) * (size_t)(ns - bad - 1));
+			ns--;
+			dropped++;
+			continue;
+		}
+		c.ref_wall = c.ref.wall_s;
+		if (r->y64_exe) {
+			vr = vr_run_harness(r, r->y64_exe, c.plan, "f64", r->o.ceiling_s, &c.y64, &log);
+			c.have_y64 = vr == VR_OK && c.y64.ncalls == c.ncalls;
+		}
+		size_t k = (size_t)r->ncases, cap = k;
+		ARENA_PUSH(r->a, r->cases, k, cap, c);
+		r->ncases = (int)k;
+		if (dropped)
+			vr_ref_note(r, arena_printf(r->a, "%d of kcc's class shapes dropped: the "
+			                                  "original fails there",
+			                            dropped));
+		return;
+	}
+	if (n)
+		vr_ref_note(r, "kcc's class shapes not used: the original fails at too many");
+}
+
 static int build_reference(VerifyRef *r)
 {
 	TargetBuilt tb;
@@ -818,6 +929,7 @@ int verify_ref_prepare(Arena *a, const Unit *ref, const VerifyOptions *o, Verify
 			i--;
 		}
 	}
+	prepare_sweep(r);
 	return 0;
 }
 
@@ -1020,7 +1132,7 @@ VerifyReason vr_compare_call(VerifyRef *r, const Case *c, int i, ResBuf *cb, Ver
 {
 	const Spec *sp = &r->u->spec;
 	const ResBuf *rb = c->ref.calls[i];
-	const PlanCall *pc = &r->calls[i];
+	const PlanCall *pc = c->calls ? &c->calls[i] : &r->calls[i];
 	for (int p = 0; p < sp->nparams; p++) {
 		const SpecParam *pp = &sp->params[p];
 		const char *msg = NULL;
@@ -1101,6 +1213,8 @@ static bool b_alone_passes(VerifyRef *r, const Case *c, const char *exe, int ci)
  * any summation order and any reasonable precision is exact, passes. */
 static bool exact_passes(VerifyRef *r, const Case *c, Results *res, int failed)
 {
+	if (c->calls)
+		return true; /* the sweep has no exact call */
 	for (int i = 0; i < r->ncalls && i < res->ncalls; i++)
 		if (r->calls[i].base == CALL_EXACT) {
 			Verdict tmp = {0};
@@ -1124,7 +1238,7 @@ static bool outputs_equal(const Unit *u, ResBuf *x, ResBuf *y)
 static bool moves_between_runs(VerifyRef *r, const Case *c, const char *exe, Results *res)
 {
 	int first = -1, last = -1;
-	for (int i = 0; i < r->ncalls && i < c->ref.ncalls; i++)
+	for (int i = 0; !c->calls && i < r->ncalls && i < c->ref.ncalls; i++)
 		if (r->calls[i].base == CALL_REPEAT)
 			last = i, first = first < 0 ? i : first;
 	if (first >= 0 && !outputs_equal(r->u, c->ref.calls[first], c->ref.calls[last]))
@@ -1150,15 +1264,19 @@ static int check_case(VerifyRef *r, Case *c, const char *exe, Verdict *v)
 	 * is much slower too, the machine is: try once more with the new limit. */
 	if (run == VR_TIMEOUT && vr_recalibrate(r, c->plan, &c->ref_wall) == 1)
 		run = vr_run_harness(r, exe, c->plan, "cand", vr_limit(r, c->ref_wall), &res, &log);
-	int n = res.ncalls < r->ncalls ? res.ncalls : r->ncalls;
+	const PlanCall *calls = c->calls ? c->calls : r->calls;
+	int ncalls = c->calls ? c->ncalls : r->ncalls;
+	int n = res.ncalls < ncalls ? res.ncalls : ncalls;
 	for (int i = 0; i < n; i++) {
-		v->check = r->calls[i].what;
-		v->seed = r->calls[i].seed;
+		v->check = calls[i].what;
+		v->seed = calls[i].seed;
+		if (c->call_case)
+			v->shape = c->call_case[i]->text;
 		VerifyReason why = vr_compare_call(r, c, i, res.calls[i], v);
 		v->ncalls++;
 		if (why == VR_OK)
 			continue;
-		int kind = r->calls[i].base;
+		int kind = calls[i].base;
 		if (why == VR_PRECISION && !exact_passes(r, c, &res, i))
 			v->reason = VR_WRONG;
 		if (value_reason(why) && moves_between_runs(r, c, exe, &res))
@@ -1178,8 +1296,10 @@ static int check_case(VerifyRef *r, Case *c, const char *exe, Verdict *v)
 		return -1;
 	}
 	if (run != VR_OK) {
-		v->check = n < r->ncalls ? r->calls[n].what : "exit";
-		v->seed = n < r->ncalls ? r->calls[n].seed : 0;
+		v->check = n < ncalls ? calls[n].what : "exit";
+		v->seed = n < ncalls ? calls[n].seed : 0;
+		if (c->call_case && n < ncalls)
+			v->shape = c->call_case[n]->text;
 		v->log = log;
 		reject(v, run, arena_printf(r->a, "%s during call '%s'",
 		                            run == VR_TIMEOUT       ? "timed out"
@@ -1233,6 +1353,79 @@ static int sanitize(VerifyRef *r, const char *exe, Verdict *v)
 	reject(v, VR_SANITIZER, arena_printf(r->a, "compute-sanitizer %s reported errors",
 	                                     s.tool));
 	return -1;
+}
+
+/* The original's run of call A at the bench shape, once per reference. */
+static int bench_case_ready(VerifyRef *r)
+{
+	if (r->bcase_state)
+		return r->bcase_state;
+	r->bcase_state = -1;
+	Case *c = &r->bcase;
+	const char *why = "", *log;
+	if (vr_make_case(r, &r->u->spec.bench, false, c, &why) != 0) {
+		vr_ref_note(r, arena_printf(r->a, "the bench shape is not compared: %s", why));
+		return -1;
+	}
+	c->plan = vr_write_plan(r, c, 0, 1, "");
+	VerifyReason vr = vr_run_harness(r, r->ref_exe, c->plan, "ref", r->o.ceiling_s, &c->ref,
+	                                 &log);
+	if (vr != VR_OK || c->ref.ncalls != 1) {
+		vr_ref_note(r, arena_printf(r->a, "the bench shape is not compared: the original "
+		                                  "fails there (%s)", verify_reason_name(vr)));
+		return -1;
+	}
+	c->ref_wall = c->ref.wall_s;
+	if (r->y64_exe) {
+		vr = vr_run_harness(r, r->y64_exe, c->plan, "f64", r->o.ceiling_s, &c->y64, &log);
+		c->have_y64 = vr == VR_OK && c->y64.ncalls == 1;
+	}
+	r->bcase_state = 1;
+	return 1;
+}
+
+/* kcc --check keeps the search's promise (DESIGN 5.8, issue 17): one call
+ * at the bench shape, compared like the others; a value failure there
+ * only is "bench-shape". */
+static int bench_shape_check(VerifyRef *r, const char *exe, Verdict *v)
+{
+	v->bench_shape = r->o.bench_shape == VB_SKIPPED ? VB_SKIPPED : VB_OFF;
+	if (r->o.bench_shape != VB_COMPARE || !r->u->spec.has_bench)
+		return 0;
+	if (vr_ref_intact(r) != 0) {
+		v->check = "bench shape";
+		reject(v, VR_FORBIDDEN, "the candidate changed or replaced the reference's harness "
+		                        "on disk (tampering; restored)");
+		return -1;
+	}
+	if (bench_case_ready(r) != 1)
+		return 0;
+	const Case *c = &r->bcase;
+	Results res;
+	const char *log;
+	v->shape = c->text;
+	v->check = r->calls[0].what;
+	v->seed = r->calls[0].seed;
+	VerifyReason run = vr_run_harness(r, exe, c->plan, "cand", vr_limit(r, c->ref_wall), &res,
+	                                  &log);
+	if (res.ncalls >= 1) {
+		VerifyReason why = vr_compare_call(r, c, 0, res.calls[0], v);
+		v->ncalls++;
+		if (value_reason(why)) {
+			v->reason = VR_BENCH_SHAPE;
+			v->summary = arena_printf(r->a, "wrong at the bench shape only: %s", v->summary);
+			return -1;
+		}
+		if (why != VR_OK)
+			return -1;
+	}
+	if (run != VR_OK) {
+		v->log = log;
+		reject(v, run, arena_printf(r->a, "%s at the bench shape", verify_reason_name(run)));
+		return -1;
+	}
+	v->bench_shape = VB_COMPARE;
+	return 0;
 }
 
 /* The built candidate, structurally: no code before main beyond the
@@ -1310,6 +1503,8 @@ static int candidate_verdict(VerifyRef *r, const Unit *cand, Verdict *v)
 			prefetch_drop(r);
 			return 0;
 		}
+	if (bench_shape_check(r, exe, v))
+		return 0;
 	if (sanitize(r, exe, v))
 		return 0;
 	v->reason = VR_OK;

@@ -48,6 +48,8 @@ VerifyReason verify_reason_parse(const char *name); /* VR__COUNT if unknown */
 
 /* ---- options ------------------------------------------------------------- */
 
+enum { VB_OFF = 0, VB_COMPARE, VB_SKIPPED /* --no-bench-shape: said in the verdict */ };
+
 typedef struct {
 	const Target *target;   /* NULL: from the reference's language */
 	uint64_t seed;          /* 0: fresh from /dev/urandom, unseen by candidates */
@@ -59,6 +61,8 @@ typedef struct {
 	bool fp64_reference;    /* build the original promoted to f64 (DESIGN 5.5) */
 	bool sanitizer;         /* compute-sanitizer on the smallest shape, if installed */
 	bool sandbox;           /* the harness's seccomp filter (docs/verifier.md) */
+	int bench_shape;        /* VB_*: compare one call at the bench shape in
+	                           verify_candidate (kcc --check) */
 	bool allow_libs;        /* --allow-libs: vendor kernel libraries permitted */
 	bool keep_temps;        /* leave the temp dir (its path is in the verdict) */
 	/* Time limits (DESIGN 5.9). The original's first run of each plan is its
@@ -107,6 +111,8 @@ typedef struct {
 	                         no fp64 reference, extra streams, ...) */
 	int nnotes, capnotes;
 	int ncalls;           /* calls compared */
+	int bench_shape;      /* VB_COMPARE: the bench shape was compared too;
+	                         VB_SKIPPED: it was not, on request */
 } Verdict;
 
 /* The reference, built (as written and promoted to f64) and run once over

@@ -102,6 +102,7 @@ static void options(Opts *o, VerifyOptions *vo)
 	vo->target = o->target;
 	vo->seed = o->seed;
 	vo->keep_temps = o->keep;
+	vo->bench_shape = VB_COMPARE; /* as `kcc --check` */
 	if (o->no_sanitizer)
 		vo->sanitizer = false;
 	vo->rounds = 2;
