@@ -173,6 +173,14 @@ int cpu_peaks(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *ou
  * other extensions. */
 static const char *const PROFILE_FLAGS[] = {"-mno-avx512f", "-g", NULL};
 
+/* The counterpart of compute-sanitizer (docs/verifier.md): out-of-bounds
+ * accesses into the guard zones, writes to `in` buffers (read-only pages
+ * during the call, KCC_ASAN in kcc_cpu.h) and undefined behaviour abort
+ * the run even when the candidate restores what it touched. */
+static const char *const SANITIZE_FLAGS[] = {"-fsanitize=address,undefined",
+                                             "-fno-sanitize-recover=all",
+                                             "-fno-omit-frame-pointer", "-DKCC_ASAN", NULL};
+
 const Target target_cpu = {
     .name = "cpu",
     .lang = LANG_C,
@@ -182,6 +190,7 @@ const Target target_cpu = {
     .run = cpu_run,
     .describe = cpu_describe,
     .sanitize = NULL,
+    .sanitize_flags = SANITIZE_FLAGS,
     .profile = cpu_profile,
     .profile_flags = PROFILE_FLAGS,
     .profile_slow = true,

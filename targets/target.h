@@ -130,6 +130,9 @@ struct Target {
 	int (*describe)(const Target *t, Arena *a, TargetInfo *out);
 	/* Run the harness under the target's sanitizers; NULL when none. */
 	int (*sanitize)(const Target *t, Arena *a, const TargetRun *r, TargetSanitized *out);
+	/* Or: flags of a sanitizer build of the harness (cpu: ASan + UBSan),
+	 * which the verifier builds and runs once per candidate; NULL: none. */
+	const char *const *sanitize_flags;
 	/* Profile one run (cpu: perf or callgrind; cuda: ncu, else ptxas and
 	 * events). 0 with *out filled, its notes saying what is missing; -1
 	 * when no profile could be taken (out->notes says why). NULL: none. */

@@ -137,6 +137,8 @@ struct VerifyRef {
 	const char *tmproot;   /* where the work dirs go */
 	Case bcase;            /* --check's one call at the bench shape */
 	int bcase_state;       /* 0 not run yet, 1 ready, -1 not usable */
+	int san_state;         /* the original under the sanitizer build: 0 not
+	                          run yet, 1 clean, -1 not (no sanitizer runs) */
 	char *cand_dir;        /* the last candidate's own fresh dir */
 	int ncand;
 	const char **notes;
@@ -163,6 +165,8 @@ const char *vr_cand_dir(VerifyRef *r); /* a fresh work dir for one candidate */
 int vr_class_shapes(VerifyRef *r, Shape **out);
 const char *vr_build_unit(VerifyRef *r, const Unit *u, const char *sub, bool promote,
                           TargetBuilt *tb, const char **why);
+const char *vr_build_unit_flags(VerifyRef *r, const Unit *u, const char *sub, bool promote,
+                                const char *const *flags, TargetBuilt *tb, const char **why);
 VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan, const char *tag,
                             double timeout, Results *res, const char **log);
 int vr_make_case(VerifyRef *r, const Shape *sh, bool edge, Case *c, const char **why);

@@ -3,7 +3,7 @@
  * kernels go wrong (issue 17): for every shape name, the values 1, 2, 3,
  * 4, 5, 6, 8, 9, 16, 17, 32, 33 (one and two, odd and even, even but not a
  * multiple of 4, multiples of 4, 8, 16 and 32 and one past each, primes),
- * varied one name at a time around each of the spec's check shapes, plus a
+ * varied one name at a time around the spec's first check shape, plus a
  * bounded random sample of combinations drawn per run. A value stays at or
  * below max(2 v, 9) for a check value v, and a shape whose buffers outgrow
  * the largest check shape's is left out, so the sweep stays cheap: all of
@@ -15,7 +15,7 @@
 
 static const int64_t CLASS_VALUES[] = {1, 2, 3, 4, 5, 6, 8, 9, 16, 17, 32, 33};
 
-enum { MAX_SHAPES = 160, RANDOM_SHAPES = 8 };
+enum { MAX_SHAPES = 64, RANDOM_SHAPES = 6 };
 
 static bool same_values(const Shape *a, const Shape *b)
 {
@@ -53,7 +53,7 @@ int vr_class_shapes(VerifyRef *r, Shape **out)
 	Shape *v = NULL;
 	int n = 0;
 	size_t cap = 0;
-	for (int c = 0; c < sp->ncheck; c++) {
+	for (int c = 0; c < (sp->ncheck ? 1 : 0); c++) {
 		const Shape *s0 = &sp->check[c];
 		int64_t *vals = arena_alloc(r->a, sizeof(int64_t) * (size_t)(s0->n + 1));
 		for (int k = 0; k < s0->n; k++)

@@ -136,12 +136,43 @@ static void *kcc_data(const KccSet *st, int p)
 	return (unsigned char *)st->base[p] + KCC_GUARD_BYTES;
 }
 
+#ifdef KCC_ASAN
+/* The sanitizer build (cpu): during the call the guard zones are poisoned
+ * for ASan (any access, even one undone before returning, is reported)
+ * and the pages of `in` buffers are read-only (a write faults). */
+static void kcc_protect(const KccSet *st, int on)
+{
+	for (int p = 0; p < KCC_NP; p++) {
+		unsigned char *b = (unsigned char *)st->base[p];
+		size_t n = st->bytes[p];
+		if (on) {
+			ASAN_POISON_MEMORY_REGION(b, KCC_GUARD_BYTES);
+			ASAN_POISON_MEMORY_REGION(b + KCC_GUARD_BYTES + n, KCC_GUARD_BYTES);
+		} else {
+			ASAN_UNPOISON_MEMORY_REGION(b, KCC_GUARD_BYTES);
+			ASAN_UNPOISON_MEMORY_REGION(b + KCC_GUARD_BYTES + n, KCC_GUARD_BYTES);
+		}
+		if (kcc_params[p].role == KCC_ROLE_IN && n)
+			mprotect(b + KCC_GUARD_BYTES, (n + 4095) / 4096 * 4096,
+			         on ? PROT_READ : PROT_READ | PROT_WRITE);
+	}
+}
+#else
+static void kcc_protect(const KccSet *st, int on)
+{
+	(void)st;
+	(void)on;
+}
+#endif
+
 static void kcc_call_entry(const KccSet *st, const KccCall *c)
 {
 	void *ptr[KCC_NP];
 	for (int p = 0; p < KCC_NP; p++)
 		ptr[p] = kcc_data(st, p);
+	kcc_protect(st, 1);
 	int rc = kcc_call(ptr, c->s);
+	kcc_protect(st, 0);
 	kcc_after_call();
 	if (rc != 0)
 		kcc_fail(4, "the entry returned %d", rc);
