@@ -31,6 +31,11 @@
 #define KCC_MAIN_H
 
 #define KCC_NS1 (KCC_NS + 1)
+/* A target's runtime header says how strict its sandbox can be; one that
+ * does not (a new target) gets the runtime level. */
+#ifndef KCC_SANDBOX_LEVEL
+#define KCC_SANDBOX_LEVEL KCC_SANDBOX_RUNTIME
+#endif
 
 typedef struct {
 	long long set, seed, fill, poison, pert;
