@@ -413,6 +413,19 @@ VerifyReason vr_run_harness(VerifyRef *r, const char *exe, const char *plan,
 	}
 	res->wall_s = pr.wall_s;
 	*log = proc_tail(pr.err, 20);
+	/* A sanitizer's report: its first lines say what and where, the tail
+	 * is the shadow-byte legend. */
+	const char *rep = pr.err ? strstr(pr.err, "ERROR: AddressSanitizer") : NULL;
+	if (!rep && pr.err)
+		rep = strstr(pr.err, "runtime error:");
+	if (rep) {
+		while (rep > pr.err && rep[-1] != '\n')
+			rep--;
+		const char *end = rep;
+		for (int k = 0; k < 12 && (end = strchr(end, '\n')); k++)
+			end++;
+		*log = end ? arena_strndup(a, rep, (size_t)(end - rep)) : rep;
+	}
 	if (pr.timed_out) {
 		*log = arena_printf(a, "timed out after %.1f s\n%s", timeout, *log);
 		return VR_TIMEOUT;
@@ -1381,8 +1394,10 @@ static int sanitize_build(VerifyRef *r, const Unit *cand, Verdict *v)
 	v->check = "sanitizer";
 	v->shape = c->text;
 	v->log = exe ? log : tb.log;
-	reject(v, VR_SANITIZER, arena_printf(r->a, "%s reported an error (%s)",
-	                                     r->t->sanitize_flags[0], verify_reason_name(vr)));
+	reject(v, VR_SANITIZER,
+	       arena_printf(r->a, "the %s build %s", r->t->sanitize_flags[0],
+	                    vr == VR_BUILD ? "does not build" : "reported an error (guard zones "
+	                                                        "poisoned, inputs read-only)"));
 	return -1;
 }
 
