@@ -18,6 +18,7 @@ typedef enum {
 	O_STATE_DIR, O_MENU, O_REPAIRS, O_NO_GAIN, O_EMIT_PASSES, O_SAVE_TEMPS, O_REPORT, O_MD,
 	O_MF, O_MT, O_LLM_JOBS, O_CACHE_DIR, O_NO_CACHE, O_OFFLINE, O_CACHE_STATS, O_TIMEOUT,
 	O_XCC, O_XNVCC, O_COMPDB, O_OSIZE, O_MP, O_RUNNER,
+	O_RISCV_VLEN, O_RISCV_COST,
 	O_LATER, /* accepted, belongs to a later stage */
 } OptId;
 
@@ -51,6 +52,12 @@ static const Opt OPTS[] = {
      "General"},
     {O_TARGET, "--target", ARG_REQ, "cuda|cpu|riscv64", "The target. Default: from the "
      "file name (.cu is cuda, .c is cpu).", "General"},
+    {O_RISCV_VLEN, "--riscv-vlen", ARG_REQ, "N", "riscv64: the vector length in bits that "
+     "qemu-riscv64 emulates (vlen=N; 128 to 1024, a power of two; default 128).", "General"},
+    {O_RISCV_COST, "--riscv-cost", ARG_REQ, "CLASS=W,...", "riscv64: measure a weighted "
+     "instruction cost instead of the count (classes load, store, vector, vload, vstore, "
+     "vsetvl, branch, fp, muldiv, int, other; weight 1 unless given; docs/riscv64.md).",
+     "General"},
     {O_INCLUDE, "-I", ARG_REQ, "DIR", "Add DIR to the include path (parsing and every "
      "build: reference, candidates, profile).", "Build"},
     {O_DEFINE, "-D", ARG_REQ, "NAME[=VALUE]", "Define a macro (parsing and every build).",
@@ -338,6 +345,20 @@ static int apply(Options *o, const Opt *opt, const char *val)
 		}
 		o->target = val;
 		break;
+	case O_RISCV_VLEN:
+	case O_RISCV_COST: {
+		const char *why = NULL;
+		char *end = NULL;
+		long n = opt->id == O_RISCV_VLEN ? strtol(val, &end, 10) : 0;
+		if (opt->id == O_RISCV_VLEN && (!*val || *end || n <= 0))
+			return bad_number(opt, val, "a number of bits");
+		if (target_riscv64_config((int)n, opt->id == O_RISCV_COST ? val : NULL, &why)) {
+			diag_error("invalid argument '%s' to %s", val, opt->name);
+			diag_note("%s", why);
+			return EXIT_USER;
+		}
+		break;
+	}
 	case O_INCLUDE:
 	case O_DEFINE:
 	case O_UNDEF: {

@@ -65,12 +65,18 @@ int driver_profile(Arena *a, const Options *o, const Unit *u)
 	ProfilePeaks pk = {0};
 	if (!t->peaks || t->peaks(t, a, driver_cache_dir(a, o), &pk) != 0)
 		pk.gflops = pk.gbps = 0;
-	profile_roofline(a, &p, target_eval(sp->flops, &sp->bench),
-	                 target_eval(sp->bytes, &sp->bench), b.ref.median, &pk,
-	                 profile_compute_type(sp));
+	if (!t->unit) /* a count (riscv64) is no time: no roofline */
+		profile_roofline(a, &p, target_eval(sp->flops, &sp->bench),
+		                 target_eval(sp->bytes, &sp->bench), b.ref.median, &pk,
+		                 profile_compute_type(sp));
 	printf("kcc: profile of %s on %s\n", u->path, b.device ? b.device : t->name);
-	printf("Measured: median %.4g ms (IQR %.4g-%.4g ms, %d runs) at %s\n",
-	       b.ref.median * 1e3, b.ref.q1 * 1e3, b.ref.q3 * 1e3, b.ref.n, b.shape);
+	if (t->unit) /* a count: no time, no roofline */
+		printf("Measured: %.0f %s per call (%d runs, min %.0f, max %.0f: a count, the same "
+		       "on every run) at %s\n",
+		       b.ref.median, t->unit, b.ref.n, b.ref.min, b.ref.max, b.shape);
+	else
+		printf("Measured: median %.4g ms (IQR %.4g-%.4g ms, %d runs) at %s\n",
+		       b.ref.median * 1e3, b.ref.q1 * 1e3, b.ref.q3 * 1e3, b.ref.n, b.shape);
 	fputs(profile_text(a, &p), stdout);
 	if (p.kept)
 		diag_note("the profile's files are in %s", p.kept);

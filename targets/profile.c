@@ -62,6 +62,8 @@ char *profile_value(Arena *a, const ProfileMetric *m)
 	const char *u = m->unit ? m->unit : "";
 	if (!strcmp(u, "%"))
 		return arena_printf(a, "%.1f%%", v);
+	if (!strcmp(u, "instructions")) /* exact counts (riscv64) */
+		return arena_printf(a, "%.0f %s", v, u);
 	if (v != 0 && (v >= 1e6 || v <= -1e6))
 		return arena_printf(a, "%.3g%s%s", v, *u ? " " : "", u);
 	return arena_printf(a, "%.4g%s%s", v, *u ? " " : "", u);

@@ -165,6 +165,10 @@ int profile_parse_ncu_extra(Arena *a, const char *text, size_t len,
                             const char *const *extra, int nextra, Profile *out);
 /* nvcc -Xptxas -v output: registers, shared memory, spills (worst kernel). */
 int profile_parse_ptxas(Arena *a, const char *text, Profile *out);
+/* kcc's QEMU plugin report (targets/qemu/kcc_icount.c) into instructions,
+ * loads, stores, vector instructions, ..., the top functions and the hot
+ * blocks (in the notes). 0, or -1 when it is not one. */
+int profile_parse_icount(Arena *a, const char *text, size_t len, Profile *out);
 /* The ncu --metrics list kcc asks for (comma-separated). */
 const char *profile_ncu_metrics(void);
 /* The base metric names in `ncu --query-metrics` output (the first word of

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-extern const Target target_cpu, target_cuda;
+extern const Target target_cpu, target_cuda, target_riscv64;
 
-static const Target *const TARGETS[] = {&target_cpu, &target_cuda};
+static const Target *const TARGETS[] = {&target_cpu, &target_cuda, &target_riscv64};
 
 const Target *target_find(const char *name)
 {
@@ -31,7 +31,7 @@ const Target *target_for_lang(Lang lang)
 
 const char *const *target_names(void)
 {
-	static const char *const names[] = {"cpu", "cuda", NULL};
+	static const char *const names[] = {"cpu", "cuda", "riscv64", NULL};
 	return names;
 }
 

@@ -122,6 +122,10 @@ struct Target {
 	Lang lang;             /* the kernels it runs */
 	const char *src_ext;   /* ".c", ".cu" */
 	const char *runtime;   /* harness runtime header in verify/templates/ */
+	/* What a sample measures: NULL, seconds (noisy: a gain must clear the
+	 * noise margin); else a deterministic count named by this unit
+	 * ("instructions" on riscv64), where any lower count is a gain. */
+	const char *unit;
 	int (*build)(const Target *t, Arena *a, const TargetBuild *b, TargetBuilt *out);
 	/* Run once; 0 when it ran (whatever its status), -1 if it could not start. */
 	int (*run)(const Target *t, Arena *a, const TargetRun *r, ProcResult *out);
@@ -147,7 +151,12 @@ struct Target {
 	int (*peaks)(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *out);
 };
 
-/* The registry: "cpu", "cuda"; NULL if unknown. */
+/* riscv64's options: the vector length in bits (--riscv-vlen, 0 keeps
+ * it) and the cost model (--riscv-cost "load=4,branch=2", NULL keeps it).
+ * 0, or -1 with *why. */
+int target_riscv64_config(int vlen_bits, const char *cost, const char **why);
+
+/* The registry: "cpu", "cuda", "riscv64"; NULL if unknown. */
 const Target *target_find(const char *name);
 /* The target for a language (LANG_C: cpu, LANG_CUDA: cuda). */
 const Target *target_for_lang(Lang lang);

@@ -293,7 +293,8 @@ static void finish(VerifyRef *r, BenchResult *b, const Samples *sa, const Sample
 	b->cand.wall_median = w.median;
 	verify_ratio_ci(sa->ev, sa->n, sb->ev, sb->n, r->master ^ 0xb007, &b->speedup, &b->ci_lo,
 	                &b->ci_hi);
-	double d = r->o.delta;
+	/* a count has no noise: any lower count is a gain */
+	double d = r->t->unit ? 0 : r->o.delta;
 	b->call = b->ci_lo > 1 + d ? "gain" : b->ci_hi < 1 - d ? "regression" : "noise";
 }
 
@@ -372,6 +373,7 @@ int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *b)
 	Verdict *v = &b->verdict;
 	v->index = -1;
 	b->device = r->info.summary;
+	b->unit = r->t->unit;
 	if (vr_ref_intact(r) != 0) /* candidates ran since: theirs */
 		return tampered(v);
 	if (bench_memo(r) != 0)
@@ -426,6 +428,10 @@ int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *b)
 	if (bench_outputs(r, &m->c, &m->ref0, &res, v) != VR_OK)
 		return 0;
 	finish(r, b, &sa, &sb);
+	b->unit = r->t->unit;
+	if (b->unit) /* a count: no noise to measure again, no events against wall time,
+	                no time floor */
+		return 0;
 	/* A gain measured while the machine was busy, or against numbers of the
 	 * original that are old or noisy, is measured again: the original, then
 	 * the candidate (with the first runs, A B A B). A result the interval
@@ -489,14 +495,28 @@ static void row(FILE *f, const char *name, const BenchStats *s)
 	        (s->q3 - s->q1) * 1e3, s->min * 1e3, s->max * 1e3, s->wall_median * 1e3, s->n);
 }
 
+/* A deterministic count (riscv64's instructions): one number per version. */
+static void print_counts(FILE *f, const BenchResult *b)
+{
+	fprintf(f, "  %-10s %16s %16s %16s %6s\n", "", b->unit, "min", "max", "n");
+	fprintf(f, "  %-10s %16.0f %16.0f %16.0f %6d\n", "reference", b->ref.median, b->ref.min,
+	        b->ref.max, b->ref.n);
+	fprintf(f, "  %-10s %16.0f %16.0f %16.0f %6d\n", "candidate", b->cand.median,
+	        b->cand.min, b->cand.max, b->cand.n);
+}
+
 void verify_print_bench(FILE *f, const BenchResult *b)
 {
 	fprintf(f, "kcc: bench: shape %s on %s\n", b->shape ? b->shape : "?",
 	        b->device ? b->device : "?");
-	fprintf(f, "  %-10s %12s %12s %12s %12s %12s %6s\n", "", "median ms", "IQR ms", "min ms",
-	        "max ms", "wall ms", "n");
-	row(f, "reference", &b->ref);
-	row(f, "candidate", &b->cand);
+	if (b->unit) {
+		print_counts(f, b);
+	} else {
+		fprintf(f, "  %-10s %12s %12s %12s %12s %12s %6s\n", "", "median ms", "IQR ms",
+		        "min ms", "max ms", "wall ms", "n");
+		row(f, "reference", &b->ref);
+		row(f, "candidate", &b->cand);
+	}
 	if (b->verdict.reason != VR_OK) {
 		fprintf(f, "kcc: bench: rejected: %s: %s\n", verify_reason_name(b->verdict.reason),
 		        b->verdict.summary ? b->verdict.summary : "");
@@ -504,10 +524,15 @@ void verify_print_bench(FILE *f, const BenchResult *b)
 			fprintf(f, "%s\n", b->verdict.log);
 		return;
 	}
-	fprintf(f, "  speed-up %.3fx (95%% CI %.3fx .. %.3fx): %s\n", b->speedup, b->ci_lo,
-	        b->ci_hi, b->call);
-	fprintf(f, "  machine load while timing: %.2f runnable tasks per cpu beside kcc; %d "
-	           "timing round%s\n", b->load, b->rounds ? b->rounds : 1, b->rounds > 1 ? "s" : "");
+	if (b->unit) {
+		fprintf(f, "  speed-up %.4fx in %s (deterministic; any lower count is a gain): %s\n",
+		        b->speedup, b->unit, b->call);
+	} else {
+		fprintf(f, "  speed-up %.3fx (95%% CI %.3fx .. %.3fx): %s\n", b->speedup, b->ci_lo,
+		        b->ci_hi, b->call);
+		fprintf(f, "  machine load while timing: %.2f runnable tasks per cpu beside kcc; %d "
+		           "timing round%s\n", b->load, b->rounds ? b->rounds : 1, b->rounds > 1 ? "s" : "");
+	}
 	if (b->gflops > 0 || b->gbps > 0)
 		fprintf(f, "  candidate: %.1f GFLOP/s, %.1f GB/s\n", b->gflops, b->gbps);
 	for (int i = 0; i < b->verdict.nnotes; i++)

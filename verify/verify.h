@@ -163,6 +163,8 @@ typedef struct {
 	double load;          /* runnable tasks per cpu beside kcc while timing */
 	int rounds;           /* processes per version when timed more than once
 	                         (a gain on a busy machine, an undecided interval) */
+	const char *unit;     /* NULL: samples are seconds; else the target's
+	                         deterministic count ("instructions") */
 } BenchResult;
 
 /* Time the reference and the candidate alternately (A B A B ...) at the
