@@ -20,7 +20,9 @@ static Unit *load_candidate(Arena *a, const Options *o, char **text, size_t *len
 		*rc = EXIT_USER;
 		return NULL;
 	}
-	IrOptions io = {.clang_args = (const char **)o->parse_args, .nclang_args = o->nparse_args};
+	const Target *t = o->target ? target_find(o->target) : NULL;
+	IrOptions io = {.clang_args = (const char **)o->parse_args, .nclang_args = o->nparse_args,
+	                .target_args = t ? t->parse_args : NULL};
 	return ir_parse(a, o->cand, *text, *len, &io, false);
 }
 

@@ -26,6 +26,8 @@ static IrOptions ir_options(const Options *o)
 	if (o->target) {
 		io.lang_set = true;
 		io.lang = strcmp(o->target, "cuda") == 0 ? LANG_CUDA : LANG_C;
+		const Target *t = target_find(o->target);
+		io.target_args = t ? t->parse_args : NULL;
 	}
 	return io;
 }

@@ -405,7 +405,7 @@ static int search_with(Arena *a, const Options *o, const Unit *u, const Target *
 	                    .repairs = so->repairs, .tune = true, .flags = o->level == OPT_O2,
 	                    .stop = &interrupted, .progress = isatty(2) && !diag_verbose()};
 	IrOptions io = {.clang_args = (const char **)o->parse_args, .nclang_args = o->nparse_args,
-	                .lang = u->lang, .lang_set = true};
+	                .lang = u->lang, .lang_set = true, .target_args = t->parse_args};
 	cfg.io = &io;
 	if (so->passes && !(cfg.passes = split_passes(a, so->passes, &menu, &cfg.npasses)))
 		return EXIT_USER;

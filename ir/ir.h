@@ -191,6 +191,8 @@ typedef struct {
 	int nclang_args;
 	const char *cuda_path;   /* default /usr/local/cuda */
 	const char *cuda_arch;   /* default sm_90 */
+	const char *const *target_args; /* the target's parse flags (riscv64:
+	                                   --target, -march); NULL-terminated or NULL */
 } IrOptions;
 
 /* Parse the pragmas of text only (no libclang); fills u->spec. 0 on success. */

@@ -417,6 +417,8 @@ CXTranslationUnit ir_clang_parse(Arena *a, CXIndex idx, const Unit *u,
 	}
 	for (int i = 0; i < opt->nclang_args; i++)
 		args[n++] = opt->clang_args[i];
+	for (int i = 0; opt->target_args && opt->target_args[i] && i < 4; i++)
+		args[n++] = opt->target_args[i];
 	struct CXUnsavedFile uf = {u->path, u->text, (unsigned long)u->len};
 	CXTranslationUnit tu = NULL;
 	enum CXErrorCode e = clang_parseTranslationUnit2(

@@ -42,7 +42,8 @@ static const char *slug(Arena *a, const char *option)
 	return s;
 }
 
-static const char *plan_md(Arena *a, const Candidate *c, const Candidate *prev)
+static const char *plan_md(Arena *a, const Candidate *c, const Candidate *prev,
+                           const SearchResult *r)
 {
 	Strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "# Pass %d: %s\n\n", c->step, c->option);
@@ -51,9 +52,9 @@ static const char *plan_md(Arena *a, const Candidate *c, const Candidate *prev)
 	if (c->provider && *c->provider)
 		sb_addf(&sb, "Written by: %s\n\n", c->provider);
 	sb_addf(&sb, "## Plan\n\n%s\n\n## Result\n\nVerified correct; %.2fx over the "
-	        "original (95%% CI %.2fx-%.2fx), %.4g ms; the previous version was %.2fx.\n",
+	        "original (95%% CI %.2fx-%.2fx), %.4g %s; the previous version was %.2fx.\n",
 	        c->plan && *c->plan ? c->plan : "(no plan text)", c->speedup, c->lo, c->hi, c->ms,
-	        prev->speedup);
+	        r->unit ? r->unit : "ms", prev->speedup);
 	return sb_to_arena(&sb, a);
 }
 
@@ -90,7 +91,7 @@ int passes_emit_dir(Arena *a, const char *dir, const SearchResult *r, const Unit
 		const char *base = arena_printf(a, "%02d-%s", i, slug(a, c->option));
 		const char *name = arena_printf(a, "%s%s", base, ext);
 		const char *d = passes_diff(a, dir, prev_name, prev_text, name, c->text);
-		const char *md = plan_md(a, c, &r->c[ids[i - 1]]);
+		const char *md = plan_md(a, c, &r->c[ids[i - 1]], r);
 		if ((e = file_write_atomic(arena_printf(a, "%s/%s", dir, name), c->text, c->len)) ||
 		    (e = file_write_atomic(arena_printf(a, "%s/%s.diff", dir, base), d ? d : "",
 		                           d ? strlen(d) : 0)) ||

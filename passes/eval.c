@@ -244,7 +244,8 @@ static int measure(Search *s, Candidate *c, const Unit *u)
 		return 0;
 	}
 	c->measured = true;
-	c->ms = b.cand.median * 1e3, c->ms_q1 = b.cand.q1 * 1e3, c->ms_q3 = b.cand.q3 * 1e3;
+	double k = b.unit ? 1 : 1e3; /* a count stays a count */
+	c->ms = b.cand.median * k, c->ms_q1 = b.cand.q1 * k, c->ms_q3 = b.cand.q3 * k;
 	c->speedup = b.speedup, c->lo = b.ci_lo, c->hi = b.ci_hi;
 	if (!s->r->shape && b.shape)
 		s->r->shape = arena_strdup(s->a, b.shape);

@@ -215,6 +215,9 @@ typedef struct {
 	const char *stop_detail;
 	const char *device;  /* the hardware, one line */
 	const char *shape;   /* the bench shape, "M=384 N=384 K=384" */
+	const char *unit;    /* NULL: Candidate.ms are milliseconds; else they hold
+	                        the target's count in this unit (riscv64) */
+	const char *target;  /* the target's name */
 	double delta;        /* the noise gate's margin */
 	int duplicates;      /* candidates that repeated one already judged */
 	LlmTotals totals;    /* the whole search's: this run's plus, with

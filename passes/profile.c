@@ -141,8 +141,8 @@ void passes_peaks(Search *s)
 static void roofline(Search *s, const Candidate *c, Profile *p)
 {
 	const Spec *sp = &s->cfg->orig->spec;
-	if (!c->measured || !sp->has_bench || (!sp->flops && !sp->bytes))
-		return;
+	if (!c->measured || !sp->has_bench || (!sp->flops && !sp->bytes) || s->r->unit)
+		return; /* a count (riscv64) is no time: no roofline */
 	passes_peaks(s);
 	profile_roofline(s->a, p, target_eval(sp->flops, &sp->bench),
 	                 target_eval(sp->bytes, &sp->bench), c->ms * 1e-3, &s->peaks,

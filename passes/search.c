@@ -84,6 +84,10 @@ static const char *measure_text(Search *s, const Candidate *c)
 {
 	if (!c->measured)
 		return "not measured";
+	if (s->r->unit)
+		return arena_printf(s->a, "%.0f %s at %s (exact: any lower count is a gain); %.4fx "
+		                    "fewer than the original", c->ms, s->r->unit,
+		                    s->r->shape ? s->r->shape : "the bench shape", c->speedup);
 	return arena_printf(s->a, "median %.4g ms (IQR %.4g-%.4g ms) at %s; %.2fx over the "
 	                    "original (95%% CI %.2fx-%.2fx)", c->ms, c->ms_q1, c->ms_q3,
 	                    s->r->shape ? s->r->shape : "the bench shape", c->speedup, c->lo,
@@ -596,6 +600,8 @@ static int start(Search *s)
 	cfg->target->describe(cfg->target, s->a, &s->info);
 	s->r->device = s->info.summary ? s->info.summary : cfg->target->name;
 	s->r->delta = cfg->vo.delta;
+	s->r->target = cfg->target->name;
+	s->r->unit = cfg->target->unit;
 	Candidate o = {.parent = -1, .option = "", .plan = "", .provider = "",
 	               .text = cfg->orig->text, .len = cfg->orig->len, .repair_of = -1};
 	search_add(s, &o);

@@ -251,8 +251,12 @@ static int rv_describe(const Target *t, Arena *a, TargetInfo *out)
 	return 0;
 }
 
-/* Debug info for the profile's source lines. */
-static const char *const PROFILE_FLAGS[] = {"-g", NULL};
+static const char *const PARSE_ARGS[] = {"--target=riscv64-linux-gnu", "-march=rv64gcv",
+                                         NULL};
+
+/* Debug info for the profile's source lines. DWARF 4: Debian 12's
+ * riscv64-linux-gnu-ld (binutils 2.40) crashes linking clang 22's DWARF 5. */
+static const char *const PROFILE_FLAGS[] = {"-gdwarf-4", NULL};
 
 const Target target_riscv64 = {
     .name = "riscv64",
@@ -260,6 +264,7 @@ const Target target_riscv64 = {
     .src_ext = ".c",
     .runtime = "kcc_riscv.h",
     .unit = "instructions",
+    .parse_args = PARSE_ARGS,
     .build = rv_build,
     .run = rv_run,
     .describe = rv_describe,

@@ -126,6 +126,10 @@ struct Target {
 	 * noise margin); else a deterministic count named by this unit
 	 * ("instructions" on riscv64), where any lower count is a gain. */
 	const char *unit;
+	/* libclang flags that parse its kernels as its compiler sees them
+	 * (riscv64: --target=riscv64-linux-gnu -march=rv64gcv, for
+	 * <riscv_vector.h>); NULL-terminated, or NULL for the host's. */
+	const char *const *parse_args;
 	int (*build)(const Target *t, Arena *a, const TargetBuild *b, TargetBuilt *out);
 	/* Run once; 0 when it ran (whatever its status), -1 if it could not start. */
 	int (*run)(const Target *t, Arena *a, const TargetRun *r, ProcResult *out);
