@@ -81,6 +81,8 @@ void driver_verify_options(Arena *a, const Options *o, const Target *t, VerifyOp
 {
 	verify_options_default(vo);
 	vo->target = t;
+	if (t && t->unit) /* a deterministic count: any lower count is a gain */
+		vo->delta = 0;
 	vo->allow_libs = o->allow_libs;
 	vo->paranoid = o->paranoid;
 	vo->keep_temps = o->keep_temps;
