@@ -26,7 +26,13 @@ static void builtin_menus(Arena *a)
 	                      "wgmma-warp-specialization", "block-swizzle", "stream-k"};
 	for (size_t i = 0; i < ARRAY_LEN(cuda); i++)
 		CHECK(menu_find(&m, cuda[i]) != NULL);
-	CHECK(menu_load(a, "riscv64", NULL, &m) != 0);
+	CHECK(menu_load(a, "riscv64", NULL, &m) == 0);
+	const char *rv[] = {"rvv-intrinsics", "rvv-autovectorize", "lmul-choice", "strip-mining",
+	                    "unrolling", "register-blocking", "strength-reduction",
+	                    "avoid-gathers"};
+	for (size_t i = 0; i < ARRAY_LEN(rv); i++)
+		CHECK(menu_find(&m, rv[i]) != NULL);
+	CHECK(menu_load(a, "sparc", NULL, &m) != 0);
 }
 
 static void bad_menus(Arena *a)

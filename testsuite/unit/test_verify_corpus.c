@@ -168,6 +168,11 @@ static void kernel(Opts *o, Arena *a, const char *name, char **mutants, int nmut
 	const char *refp = arena_printf(a, "%s/kernels/%s", o->root, name);
 	char *base = arena_strndup(a, name, strlen(name) - strlen(ext));
 	const char *fastp = arena_printf(a, "%s/kernels/%s.fast%s", o->root, base, ext);
+	bool any = selected(o, name); /* --only: no reference for kernels without a case */
+	for (int i = 0; i < nmut && !any; i++)
+		any = !strncmp(mutants[i], base, strlen(base)) && selected(o, mutants[i]);
+	if (!any)
+		return;
 	Unit *ref = load(a, refp);
 	VerifyOptions vo;
 	options(o, &vo);
