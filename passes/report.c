@@ -76,6 +76,8 @@ static cJSON *result_json(const SearchResult *r, const Unit *orig, const char *t
 	cJSON_AddStringToObject(o, "target", target);
 	cJSON_AddStringToObject(o, "device", r->device ? r->device : "");
 	cJSON_AddStringToObject(o, "bench_shape", r->shape ? r->shape : "");
+	/* what the candidates' "ms" fields hold: "ms", or a count (riscv64) */
+	cJSON_AddStringToObject(o, "unit", r->unit ? r->unit : "ms");
 	cJSON_AddStringToObject(o, "stop", search_stop_name(r->stop));
 	cJSON_AddStringToObject(o, "stop_detail", r->stop_detail ? r->stop_detail : "");
 	cJSON_AddNumberToObject(o, "best", r->best);

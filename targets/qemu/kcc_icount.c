@@ -11,9 +11,10 @@
  * count); everything else is computed from those counts when a window
  * closes. A window opens when a block whose first instruction belongs to
  * the symbol on= runs and closes when a block of the symbol off= runs (no
- * on=: the whole run is one window). At each close the window's cost is
- * written, as decimal text, at the start of the file window= (the harness
- * reads it back: that is its "timer"); at exit the totals over all windows
+ * on=: the whole run is one window). Each time the off= block runs, the
+ * last window's cost and instructions and the number of times the on= and
+ * off= blocks ran are written, as decimal text, at the start of the file
+ * window= (the harness reads it back: that is its "timer"); at exit the totals over all windows
  * go to the file out=. cost= gives weights per class ("load:4/branch:2":
  * '/' between classes, as QEMU's -plugin splits its arguments at commas);
  * every class weighs 1 by default, so the cost is the instruction count.
@@ -62,6 +63,8 @@ static const char *on_sym, *off_sym, *out_path;
 static int window_fd = -1;
 static int active;
 static uint64_t windows;
+static uint64_t n_on, n_off;          /* marker blocks executed */
+static uint64_t last_cost, last_insns; /* of the last window */
 static int top = 20;
 
 /* The class of one instruction from its encoding (RV64GCV). */
@@ -111,8 +114,7 @@ static void window_open(void)
 	active = 1;
 }
 
-/* Close it: add each block's executions since the open and tell the guest
- * the window's cost. */
+/* Close it: add each block's executions since the open. */
 static void window_close(void)
 {
 	if (!active)
@@ -127,13 +129,23 @@ static void window_close(void)
 	}
 	active = 0;
 	windows++;
-	if (window_fd >= 0) {
-		char buf[64];
-		int n = snprintf(buf, sizeof buf, "%llu %llu\n", (unsigned long long)cost,
-		                 (unsigned long long)insns);
-		if (pwrite(window_fd, buf, (size_t)n, 0) != n || ftruncate(window_fd, n) != 0)
-			qemu_plugin_outs("kcc_icount: cannot write the window file\n");
-	}
+	last_cost = cost;
+	last_insns = insns;
+}
+
+/* Tell the guest the last window's cost and how often each marker ran:
+ * the harness knows how often it called them, so a kernel that reached a
+ * marker itself (to close the window early) is caught. */
+static void window_tell(void)
+{
+	if (window_fd < 0)
+		return;
+	char buf[128];
+	int n = snprintf(buf, sizeof buf, "%llu %llu %llu %llu\n", (unsigned long long)last_cost,
+	                 (unsigned long long)last_insns, (unsigned long long)n_on,
+	                 (unsigned long long)n_off);
+	if (pwrite(window_fd, buf, (size_t)n, 0) != n || ftruncate(window_fd, n) != 0)
+		qemu_plugin_outs("kcc_icount: cannot write the window file\n");
 }
 
 static void on_exec(unsigned int vcpu, void *udata)
@@ -141,6 +153,7 @@ static void on_exec(unsigned int vcpu, void *udata)
 	(void)vcpu;
 	(void)udata;
 	pthread_mutex_lock(&lock);
+	n_on++;
 	window_open();
 	pthread_mutex_unlock(&lock);
 }
@@ -150,7 +163,9 @@ static void off_exec(unsigned int vcpu, void *udata)
 	(void)vcpu;
 	(void)udata;
 	pthread_mutex_lock(&lock);
+	n_off++;
 	window_close();
+	window_tell();
 	pthread_mutex_unlock(&lock);
 }
 

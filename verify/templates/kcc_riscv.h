@@ -9,7 +9,9 @@
  * guest reads it back. An empty window, measured once at start, is
  * subtracted, so a sample is the instructions of the call alone. The
  * markers' names start with KCC_, which the static scan forbids in
- * candidates.
+ * candidates; a kernel that reaches them anyway (an alias attribute names
+ * a symbol in a string) is caught: the plugin also reports how often each
+ * marker ran, and that must be how often the harness called it.
  */
 #ifndef KCC_RISCV_H
 #define KCC_RISCV_H
@@ -32,19 +34,22 @@ __attribute__((noinline, used)) void KCC_icount_off(void)
 
 static int kcc_icount_fd = -1;
 static double kcc_icount_empty;
+static unsigned long long kcc_icount_pairs; /* windows the harness opened */
 
 static double kcc_icount_read(void)
 {
-	char buf[64];
+	char buf[128];
 	ssize_t n = pread(kcc_icount_fd, buf, sizeof buf - 1, 0);
 	if (n <= 0)
 		kcc_fail(2, "the instruction-count plugin wrote no count");
 	buf[n] = 0;
-	char *end;
-	unsigned long long v = strtoull(buf, &end, 10);
-	if (end == buf)
+	unsigned long long cost, insns, on, off;
+	if (sscanf(buf, "%llu %llu %llu %llu", &cost, &insns, &on, &off) != 4)
 		kcc_fail(2, "the instruction-count plugin wrote no count");
-	return (double)v;
+	if (on != kcc_icount_pairs || off != kcc_icount_pairs)
+		kcc_fail(6, "the kernel ran kcc's instruction-count markers itself (%llu on, %llu "
+		            "off for %llu windows)", on, off, kcc_icount_pairs);
+	return (double)cost;
 }
 
 static void kcc_init(void)
@@ -53,6 +58,7 @@ static void kcc_init(void)
 	kcc_icount_fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	if (kcc_icount_fd < 0)
 		kcc_fail(2, "not running under kcc's QEMU plugin (KCC_ICOUNT_WINDOW)");
+	kcc_icount_pairs++;
 	KCC_icount_on();
 	KCC_icount_off();
 	kcc_icount_empty = kcc_icount_read();
@@ -110,6 +116,7 @@ static void kcc_flush(size_t bytes)
 
 static void kcc_tstart(void)
 {
+	kcc_icount_pairs++;
 	KCC_icount_on();
 }
 
