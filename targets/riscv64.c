@@ -95,6 +95,26 @@ static void add_flags(Arena *a, const char ***argv, size_t *n, size_t *cap,
 		ARENA_PUSH(a, *argv, *n, *cap, arena_printf(a, "%s%s", pre, vals[i]));
 }
 
+/* The project's preprocessor flags only (-I -D -U -iquote -isystem
+ * -include): its other flags are for the host's compiler (-march=native
+ * would not cross-compile). */
+static void add_project(Arena *a, const char ***argv, size_t *n, size_t *cap)
+{
+	const char *const *f = target_project()->cflags;
+	static const char *const keep[] = {"-I", "-D", "-U", "-iquote", "-isystem", "-include"};
+	for (int i = 0; f && f[i]; i++) {
+		for (size_t k = 0; k < ARRAY_LEN(keep); k++) {
+			size_t len = strlen(keep[k]);
+			if (strncmp(f[i], keep[k], len))
+				continue;
+			ARENA_PUSH(a, *argv, *n, *cap, f[i]);
+			if (!f[i][len] && f[i + 1]) /* "-I" "dir" */
+				ARENA_PUSH(a, *argv, *n, *cap, f[++i]);
+			break;
+		}
+	}
+}
+
 static int compile(Arena *a, const TargetBuild *b, bool clang, TargetBuilt *out)
 {
 	const char **argv = NULL;
@@ -111,6 +131,9 @@ static int compile(Arena *a, const TargetBuild *b, bool clang, TargetBuilt *out)
 	add_flags(a, &argv, &n, &cap, "-D", b->defines);
 	add_flags(a, &argv, &n, &cap, "-I", b->incdirs);
 	add_flags(a, &argv, &n, &cap, "", b->flags);
+	if (b->project)
+		add_project(a, &argv, &n, &cap);
+	add_flags(a, &argv, &n, &cap, "", b->cand_flags); /* -O2's flag variants */
 	const char *tail[] = {"-o", b->exe, b->src, "-lm", NULL};
 	for (size_t i = 0; i < ARRAY_LEN(tail); i++)
 		ARENA_PUSH(a, argv, n, cap, tail[i]);
@@ -190,6 +213,10 @@ static int rv_run(const Target *t, Arena *a, const TargetRun *r, ProcResult *out
 	TargetRun qr = *r;
 	qr.argv = argv;
 	qr.cwd = cwd;
+	/* riscv64 builds and runs here: QEMU and the plugin are local tools */
+	qr.runner = NULL;
+	qr.put = NULL;
+	qr.get = NULL;
 	/* RLIMIT_AS covers QEMU's own code buffer (1 GiB) as well as the guest */
 	if (qr.mem_bytes)
 		qr.mem_bytes += 2ull << 30;
