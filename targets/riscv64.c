@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *target_qemu_plugin(Arena *a, const char **why);
@@ -174,9 +175,20 @@ static int rv_build(const Target *t, Arena *a, const TargetBuild *b, TargetBuilt
 static const char **qemu_argv(Arena *a, const char *cwd, const char *plugin_args,
                               const char *const *prog, const char **why)
 {
-	const char *so = target_qemu_plugin(a, why);
-	if (!so)
+	const char *built = target_qemu_plugin(a, why);
+	if (!built)
 		return NULL;
+	/* A fresh copy in the run's directory: candidates run with $HOME (the
+	 * cache) hidden, and a copy of kcc's own each time cannot have been
+	 * tampered with by an earlier run. */
+	char *data;
+	size_t len;
+	const char *so = arena_printf(a, "%s/kcc_icount.so", cwd ? cwd : ".");
+	if (file_read(a, built, &data, &len) != 0 || file_write_atomic(so, data, len) != 0 ||
+	    chmod(so, 0500) != 0) {
+		*why = arena_printf(a, "cannot copy the QEMU plugin into %s", cwd ? cwd : ".");
+		return NULL;
+	}
 	const char **argv = NULL;
 	size_t n = 0, cap = 0;
 	const char *head[] = {

@@ -225,6 +225,7 @@ int riscv64_profile(const Target *t, Arena *a, const TargetProfileRun *r, Profil
 		target_keep_raw(a, r, "kcc_icount.txt", text, len);
 	unlink(report);
 	unlink(window);
+	unlink(arena_printf(a, "%s/kcc_icount.so", r->cwd));
 	unlink(arena_printf(a, "%s/omp.h", r->cwd));
 	return rc;
 }
