@@ -14,8 +14,9 @@
 # KCC (cache variable) names the kcc binary; default: `kcc` on PATH.
 # A change of FLAGS or KCC reruns kcc (NAME.kcc.EXT.flags holds the command
 # and is rewritten only when it changes; Ninja also tracks the command line).
-# kcc takes a per-device lock around its timed runs, so a parallel build
-# runs several kcc commands at once without their timings overlapping.
+# A parallel build runs several kcc commands at once; their timed runs take
+# turns only once kcc holds its per-device lock around them (see
+# mk/kcc.mk), until then time with one job.
 set(KCC kcc CACHE FILEPATH "The kcc binary")
 
 function(kcc_optimize out_var source)

@@ -18,8 +18,11 @@
 #   deleted header does not break the build;
 # - NAME.kcc.c.flags holds the kcc command and changes only when it does:
 #   a new KCC_FLAGS reruns kcc, an unchanged one does not;
-# - make -j: kcc takes a per-device lock around timed runs only, so several
-#   kcc runs build and verify in parallel while their timings never overlap;
+# - make -j runs several kcc at once, each with its own state dir and
+#   dependency file; builds and verification run in parallel. Their timed
+#   runs take turns only once kcc holds its per-device lock around them
+#   (runners/devlock.c, not yet called by the timing code): until then a
+#   timing-sensitive build is `make -j1`;
 # - -O2 writes the winning compiler flags to NAME.kcc.c.cflags (always, empty
 #   when kcc's defaults won): $(call kcc_cflags,NAME.kcc.c) reads them for
 #   the compile of NAME.kcc.c.
