@@ -2,13 +2,14 @@
 // double scalars bound by the shapes (alpha=1.5 beta=-0.5), C read and
 // written (inout). It round-trips with -O0; a correct rewrite (i-k-j order,
 // row pointers) is accepted; a rewrite wrong only at the bench size is
-// accepted by the check shapes and rejected by --bench's comparison.
+// rejected by the comparison at the bench shape (--check does it, as
+// --bench and the search do).
 // RUN: %kcc -O0 %s -o %t.c && diff %s %t.c
 // RUN: %kcc --check %s %S/Inputs/gemm-ikj.c | FileCheck --check-prefix=OK %s
 // OK: kcc: check: equivalent
-// RUN: %kcc --check %s %S/Inputs/gemm-bench-wrong.c | FileCheck --check-prefix=OK %s
+// RUN: %exit 1 %kcc --check %s %S/Inputs/gemm-bench-wrong.c | FileCheck --check-prefix=BENCH %s
 // RUN: %exit 1 %kcc --check --bench %s %S/Inputs/gemm-bench-wrong.c | FileCheck --check-prefix=BENCH %s
-// BENCH: kcc: check: rejected: bench-shape: wrong at the timed shape only: C[{{[0-9]+}}]
+// BENCH: kcc: check: rejected: bench-shape: wrong at the {{timed|bench}} shape only: C[{{[0-9]+}}]
 // The scalars reach the kernel: a rewrite that ignores beta is wrong.
 // RUN: %exit 1 %kcc --check %s %S/Inputs/gemm-no-beta.c | FileCheck --check-prefix=BETA %s
 // BETA: kcc: check: rejected: wrong: C[{{[0-9]+}}]
