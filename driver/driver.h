@@ -38,6 +38,7 @@ typedef struct {
 	const char *llm_plan;   /* --llm-plan: the planner's model(s); NULL: llm's */
 	const char *llm_code;   /* --llm-code: the coder's (implement, repair); NULL: llm's */
 	int beam, plans, samples, repairs, jobs; /* 0 / -1: defaults */
+	double llm_timeout_s;   /* --llm-timeout; 0: the client's default */
 	double dropout;         /* -1: default */
 	uint64_t seed;
 	bool seed_set;

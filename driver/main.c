@@ -114,6 +114,7 @@ int main(int argc, char **argv)
 	/* Every temp dir of this run lives under one root that goes away on
 	 * every exit path, SIGTERM included (support/tempdir.c). */
 	temp_root_init();
+	temp_root_on_fatal(proc_kill_all); /* and no child outlives kcc */
 	if (o.keep_temps)
 		temp_root_keep();
 	Arena *a = arena_new();

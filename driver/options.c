@@ -16,7 +16,7 @@ typedef enum {
 	O_ALLOW_LIBS, O_PARANOID, O_NO_BENCH_SHAPE, O_KEEP_TEMPS, O_INCLUDE, O_DEFINE, O_UNDEF, O_VERBOSE, O_VERSION, O_HELP, O_MAN, O_COLOR,
 	O_PASSES, O_LLM, O_LLM_PLAN, O_LLM_CODE, O_BEAM, O_PLANS, O_SAMPLES, O_DROPOUT, O_SEED, O_BUDGET, O_RESUME,
 	O_STATE_DIR, O_MENU, O_REPAIRS, O_NO_GAIN, O_EMIT_PASSES, O_SAVE_TEMPS, O_REPORT, O_MD,
-	O_MF, O_MT, O_LLM_JOBS, O_CACHE_DIR, O_NO_CACHE, O_OFFLINE, O_CACHE_STATS, O_TIMEOUT,
+	O_MF, O_MT, O_LLM_JOBS, O_LLM_TIMEOUT, O_CACHE_DIR, O_NO_CACHE, O_OFFLINE, O_CACHE_STATS, O_TIMEOUT,
 	O_XCC, O_XNVCC, O_COMPDB, O_OSIZE, O_MP, O_RUNNER,
 	O_RISCV_VLEN, O_RISCV_COST,
 	O_LATER, /* accepted, belongs to a later stage */
@@ -140,6 +140,8 @@ static const Opt OPTS[] = {
     {O_MT, "-MT", ARG_REQ, "TARGET", "The target named in the dependency file.",
      "Output"},
     {O_LLM_JOBS, "--llm-jobs", ARG_REQ, "N", "LLM requests in flight.", "LLM"},
+    {O_LLM_TIMEOUT, "--llm-timeout", ARG_REQ, "T", "Time limit of one LLM request (default "
+     "300s); a time budget also ends requests in flight.", "LLM"},
     {O_CACHE_DIR, "--cache-dir", ARG_REQ, "DIR", "The LLM answer cache.", "LLM"},
     {O_NO_CACHE, "--no-cache", ARG_NONE, NULL, "Do not read the LLM answer cache.", "LLM"},
     {O_OFFLINE, "--offline", ARG_NONE, NULL, "Use only cached LLM answers.", "LLM"},
@@ -268,6 +270,10 @@ static int apply_search(Options *o, const Opt *opt, const char *val)
 	case O_SAMPLES: if ((rc = int_value(opt, val, 1, &v)) < 0) s->samples = (int)v; break;
 	case O_REPAIRS: if ((rc = int_value(opt, val, 0, &v)) < 0) s->repairs = (int)v; break;
 	case O_LLM_JOBS: if ((rc = int_value_max(opt, val, 1, 256, &v)) < 0) s->jobs = (int)v; break;
+	case O_LLM_TIMEOUT:
+		if (!parse_seconds(val, &s->llm_timeout_s) || !(s->llm_timeout_s >= 1))
+			return bad_number(opt, val, "a duration of at least 1 s (90, 90s, 10m, 1h)");
+		break;
 	case O_SEED: {
 		char *end;
 		s->seed = strtoull(val, &end, 10);
@@ -445,7 +451,7 @@ static int apply(Options *o, const Opt *opt, const char *val)
 	case O_PASSES: case O_LLM: case O_LLM_PLAN: case O_LLM_CODE: case O_BEAM: case O_PLANS: case O_SAMPLES: case O_DROPOUT:
 	case O_SEED: case O_BUDGET: case O_RESUME: case O_STATE_DIR: case O_MENU: case O_REPAIRS:
 	case O_NO_GAIN: case O_EMIT_PASSES: case O_SAVE_TEMPS: case O_REPORT: case O_MD: case O_MF:
-	case O_MT: case O_MP: case O_LLM_JOBS: case O_CACHE_DIR: case O_NO_CACHE: case O_OFFLINE:
+	case O_MT: case O_MP: case O_LLM_JOBS: case O_LLM_TIMEOUT: case O_CACHE_DIR: case O_NO_CACHE: case O_OFFLINE:
 	case O_CACHE_STATS:
 		return apply_search(o, opt, val);
 	case O_RUNNER:

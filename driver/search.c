@@ -177,6 +177,7 @@ static int make_llm(Arena *a, const Options *o, const char *state, SearchConfig 
 	if (s->budget && (st = llm_parse_budget(s->budget, "--budget", &budget)))
 		return st;
 	LlmConfig cfg = {.providers = prov, .nproviders = nprov, .jobs = s->jobs,
+	                 .timeout_s = s->llm_timeout_s,
 	                 .cache_dir = s->cache_dir, .state_dir = state, .budget = budget,
 	                 .cache_mode = s->offline    ? LLM_CACHE_OFFLINE
 	                               : s->no_cache ? LLM_CACHE_REFRESH

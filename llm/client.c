@@ -99,6 +99,17 @@ static LlmBudgetState budget_state_locked(LlmClient *c)
 	return LLM_BUDGET_LEFT;
 }
 
+double llm_attempt_timeout(LlmClient *c)
+{
+	double t = c->cfg.timeout_s;
+	if (c->cfg.budget.time_s > 0) {
+		double left = c->cfg.budget.time_s - (llm_now() - c->t0);
+		if (left < t)
+			t = left > 0.1 ? left : 0.1;
+	}
+	return t;
+}
+
 LlmBudgetState llm_budget_state(LlmClient *c)
 {
 	pthread_mutex_lock(&c->mu);
@@ -339,7 +350,7 @@ static void *cmd_worker(void *arg)
 			continue;
 		j->resp->attempts = 1;
 		double t0 = llm_now();
-		llm_cmd_run(j->p, j->body, pool->c->cfg.timeout_s, &j->cmd_text, &j->cmd_err);
+		llm_cmd_run(j->p, j->body, llm_attempt_timeout(pool->c), &j->cmd_text, &j->cmd_err);
 		j->resp->latency_s = llm_now() - t0;
 	}
 }

@@ -122,6 +122,9 @@ double llm_now(void);
 /* Count a call against the budget; LLM_EBUDGET (and resp->error set) when
  * a budget is used up. Thread-safe. */
 int llm_claim_call(LlmClient *c, Job *j);
+/* The time limit of one attempt: --llm-timeout, cut to what is left of a
+ * time budget, so the budget also ends requests in flight. */
+double llm_attempt_timeout(LlmClient *c);
 /* Run the HTTP jobs among jobs[0..n) to completion (transfer.c). On
  * success a job has j->ans and resp->status LLM_OK; else resp->error. */
 void llm_http_run(LlmClient *c, Job **jobs, int n);

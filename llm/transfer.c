@@ -97,7 +97,7 @@ static int start(LlmClient *c, Job *j)
 	j->retry_after = -1;
 	j->errbuf[0] = 0;
 	j->hdrs = headers(j->p);
-	long tmo = (long)(c->cfg.timeout_s * 1000);
+	long tmo = (long)(llm_attempt_timeout(c) * 1000);
 	curl_easy_setopt(e, CURLOPT_URL, j->p->url);
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_POSTFIELDS, j->body);
@@ -247,7 +247,9 @@ static void finish(LlmClient *c, Job *j, CURLcode rc)
 		retry = retryable_curl(rc);
 	}
 	r->error = redact(c->a, j->p, r->error);
-	if (retry && r->attempts < c->cfg.max_attempts) {
+	/* No retry once a time budget is spent: it ends requests in flight. */
+	if (retry && r->attempts < c->cfg.max_attempts &&
+	    llm_budget_state(c) != LLM_BUDGET_TIME) {
 		double d = backoff(c, j);
 		diag_trace("kcc: llm: %s; retrying in %.2f s", r->error, d);
 		j->not_before = llm_now() + d;

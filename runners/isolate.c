@@ -248,8 +248,10 @@ static void mask_dir(const char *path)
 static bool inside(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
-	while (n > 1 && dir[n - 1] == '/')
+	while (n > 0 && dir[n - 1] == '/')
 		n--;
+	if (n == 0) /* dir is "/" */
+		return true;
 	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == 0);
 }
 
@@ -261,8 +263,10 @@ static void hide_secrets(const IsolateInfo *info)
 	    ".password-store", ".local/share/keyrings", NULL};
 	if (!info->home || info->home[0] != '/')
 		return;
-	/* A candidate run sees nothing of HOME unless it runs inside it. */
-	if (info->hide_home && !(info->cwd && inside(info->cwd, info->home))) {
+	/* A candidate run sees nothing of HOME unless it runs inside it (a
+	 * HOME of "/" contains everything, so it is never hidden whole). */
+	if (info->hide_home && !(info->cwd && inside(info->cwd, info->home)) &&
+	    !inside("/usr", info->home)) {
 		if (mount("kcc-sandbox", info->home, "tmpfs",
 		          MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, "size=4k,mode=0555") == 0)
 			return;
@@ -307,6 +311,10 @@ void isolate_enter(const IsolateInfo *info, int report_fd)
 	if (!info->no_namespaces) {
 		int flags = CLONE_NEWPID | CLONE_NEWNS;
 		ns = unshare(flags | (userns ? CLONE_NEWUSER : 0)) == 0;
+		if (!ns && userns && root) { /* user namespaces off: root can do without */
+			userns = false;
+			ns = unshare(flags) == 0;
+		}
 		if (ns && userns)
 			map_ids(uid, gid);
 	}

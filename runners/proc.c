@@ -134,6 +134,36 @@ static void stop(pid_t pid, const ProcSpec *spec)
 	kill(-pid, SIGKILL);
 }
 
+/* Every command still running, so a fatal signal to kcc (SIGTERM from
+ * make or CI) takes them down too: proc_kill_all(), async-signal-safe. */
+enum { LIVE_MAX = 256 };
+static volatile pid_t live[LIVE_MAX];
+
+static void live_add(pid_t pid)
+{
+	for (int i = 0; i < LIVE_MAX; i++)
+		if (__sync_bool_compare_and_swap(&live[i], 0, pid))
+			return;
+}
+
+static void live_remove(pid_t pid)
+{
+	for (int i = 0; i < LIVE_MAX; i++)
+		if (__sync_bool_compare_and_swap(&live[i], pid, 0))
+			return;
+}
+
+void proc_kill_all(void)
+{
+	for (int i = 0; i < LIVE_MAX; i++) {
+		pid_t p = live[i];
+		if (p > 0) {
+			kill(p, SIGTERM); /* a sandbox's supervisor takes its tree down */
+			kill(-p, SIGKILL);
+		}
+	}
+}
+
 typedef struct {
 	int fd;
 	Strbuf sb;
@@ -167,6 +197,8 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 		child(spec, env, pin[0], pout[1], perr[1], prep[1], &iso, pch[1]);
 	if (pch[1] >= 0)
 		close(pch[1]);
+	if (pid > 0)
+		live_add(pid);
 	if (iso.cwd && iso.cwd != spec->cwd)
 		free((char *)iso.cwd);
 	close(pin[0]);
@@ -190,6 +222,7 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 		if (pch[0] >= 0)
 			close(pch[0]);
 		waitpid(pid, NULL, 0);
+		live_remove(pid);
 		r->spawn_failed = true;
 		r->spawn_errno = e;
 		return -1;
@@ -296,6 +329,7 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 			usleep(2000);
 	}
 	kill(-pid, SIGKILL); /* anything it left behind in its group */
+	live_remove(pid);
 	r->wall_s = now_s() - t0;
 	if (WIFEXITED(status))
 		r->exit_code = WEXITSTATUS(status);

@@ -81,6 +81,9 @@ const char *proc_describe(Arena *a, const ProcSpec *spec, const ProcResult *r);
 char *proc_cmdline(Arena *a, const char *const *argv);
 /* The last n lines of text (for tool failures). */
 const char *proc_tail(const char *text, int n);
+/* Kill every command proc_run is running now (from a fatal signal
+ * handler: async-signal-safe). */
+void proc_kill_all(void);
 /* Is this environment variable name a secret to scrub? (secret_name) */
 bool proc_is_secret(const char *name);
 /* Make kcc's own /proc files (environ above all) unreadable to other

@@ -142,6 +142,8 @@ const char *temp_root_parent(void);
 void temp_root_keep(void);
 /* Remove it now (async-signal-safe). */
 void temp_root_remove(void);
+/* Call fn (async-signal-safe) first when a fatal signal ends kcc. */
+void temp_root_on_fatal(void (*fn)(void));
 
 /* ---- secrets: redaction at every sink (redact.c) --------------------------- */
 

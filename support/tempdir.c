@@ -85,8 +85,17 @@ void temp_root_remove(void)
 	root[0] = 0;
 }
 
+static void (*volatile fatal_hook)(void);
+
+void temp_root_on_fatal(void (*fn)(void))
+{
+	fatal_hook = fn;
+}
+
 static void on_fatal(int sig)
 {
+	if (fatal_hook)
+		fatal_hook();
 	temp_root_remove();
 	signal(sig, SIG_DFL);
 	raise(sig);
