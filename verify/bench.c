@@ -185,7 +185,14 @@ static VerifyReason run_timed(VerifyRef *r, const char *exe, const char *tag, do
                               Samples *s, Results *res, const char **log)
 {
 	const BenchMemo *m = &r->bench;
+	/* One timed run per device at a time across kcc processes sharing the
+	 * cache (runners/devlock.c); a run that could not lock times anyway. */
+	const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+	const char *dev = arena_printf(r->a, "%s%s%s", r->t->name, vis && *vis ? "-" : "",
+	                               vis && *vis ? vis : "");
+	int lock = r->o.cache_dir ? proc_device_lock(r->a, r->o.cache_dir, dev, NULL) : -1;
 	VerifyReason why = vr_run_harness(r, exe, m->plan, tag, limit, res, log);
+	proc_device_unlock(lock);
 	if (why != VR_OK)
 		return why;
 	if (res->ncalls < 1 || res->nsamples < 1) {
