@@ -15,8 +15,7 @@
 # A change of FLAGS or KCC reruns kcc (NAME.kcc.EXT.flags holds the command
 # and is rewritten only when it changes; Ninja also tracks the command line).
 # A parallel build runs several kcc commands at once; their timed runs take
-# turns only once kcc holds its per-device lock around them (see
-# mk/kcc.mk), until then time with one job.
+# turns: kcc holds a per-device lock around each timed run (see mk/kcc.mk).
 set(KCC kcc CACHE FILEPATH "The kcc binary")
 
 function(kcc_optimize out_var source)

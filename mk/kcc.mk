@@ -19,10 +19,9 @@
 # - NAME.kcc.c.flags holds the kcc command and changes only when it does:
 #   a new KCC_FLAGS reruns kcc, an unchanged one does not;
 # - make -j runs several kcc at once, each with its own state dir and
-#   dependency file; builds and verification run in parallel. Their timed
-#   runs take turns only once kcc holds its per-device lock around them
-#   (runners/devlock.c, not yet called by the timing code): until then a
-#   timing-sensitive build is `make -j1`;
+#   dependency file; builds and verification run in parallel, while their
+#   timed runs take turns: kcc holds a per-device lock (CACHE/locks/, flock;
+#   runners/devlock.c) around each timed harness run, as ninja's pools;
 # - -O2 writes the winning compiler flags to NAME.kcc.c.cflags (always, empty
 #   when kcc's defaults won): $(call kcc_cflags,NAME.kcc.c) reads them for
 #   the compile of NAME.kcc.c.
