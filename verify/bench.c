@@ -368,6 +368,20 @@ static void physical_floor(VerifyRef *r, const Case *c, BenchResult *b)
 
 /* The same version: the same text built the same way (-O2's flag search
  * builds the original's text with other flags: a version of its own). */
+/* A timed run of the candidate that failed (rc) or whose outputs differ
+ * from the original's timed outputs: v holds the rejection. */
+static bool timed_rejected(VerifyRef *r, VerifyReason rc, const char *log, Results *res,
+                           Verdict *v)
+{
+	if (rc != VR_OK) {
+		v->reason = rc;
+		v->log = log;
+		v->summary = arena_printf(r->a, "%s in the timed runs", verify_reason_name(rc));
+		return true;
+	}
+	return bench_outputs(r, &r->bench.c, &r->bench.ref0, res, v) != VR_OK;
+}
+
 static bool same_text(const Unit *x, const Unit *y)
 {
 	return x->len == y->len && !memcmp(x->text, y->text, x->len) && !x->build_flags &&
@@ -426,13 +440,7 @@ int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *b)
 		if (m->wall > 1.5 * before)
 			rc = run_timed(r, exe, "cand", vr_limit(r, m->wall), &sb, &res, &log);
 	}
-	if (rc != VR_OK) {
-		v->reason = rc;
-		v->log = log;
-		v->summary = arena_printf(r->a, "%s in the timed runs", verify_reason_name(rc));
-		return 0;
-	}
-	if (bench_outputs(r, &m->c, &m->ref0, &res, v) != VR_OK)
+	if (timed_rejected(r, rc, log, &res, v))
 		return 0;
 	finish(r, b, &sa, &sb);
 	b->unit = r->t->unit;
@@ -464,13 +472,7 @@ int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *b)
 			return -1;
 		Results res2;
 		rc = run_timed(r, exe, "cand", vr_limit(r, m->wall), &sb, &res2, &log);
-		if (rc != VR_OK) {
-			v->reason = rc;
-			v->log = log;
-			v->summary = arena_printf(r->a, "%s in the timed runs", verify_reason_name(rc));
-			return 0;
-		}
-		if (bench_outputs(r, &m->c, &m->ref0, &res2, v) != VR_OK)
+		if (timed_rejected(r, rc, log, &res2, v))
 			return 0;
 		for (int i = 0; i < fresh.n; i++) {
 			Results one = {.nsamples = 1, .ev = &fresh.ev[i], .wall = &fresh.wall[i]};
