@@ -308,6 +308,32 @@ static void results_table(const SearchResult *r)
 	}
 }
 
+/* Why no candidate won, in a few words: the best correct one's speed-up and
+ * the rejections by reason ("; the best correct one timed 1.04x, 95% CI
+ * 0.98x-1.10x; rejected: 2 wrong, 1 timeout"). A user told only "no improvement" cannot tell a
+ * noisy machine from a broken model. */
+static void no_gain_why(Strbuf *sb, const SearchResult *r)
+{
+	const Candidate *best = NULL;
+	int rejected[VR__COUNT] = {0};
+	for (int i = 1; i < r->n; i++) {
+		const Candidate *c = &r->c[i];
+		if (c->correct && c->measured && (!best || c->speedup > best->speedup))
+			best = c;
+		else if (!c->correct && (int)c->reason >= 0 && c->reason < VR__COUNT)
+			rejected[c->reason]++;
+	}
+	if (best)
+		sb_addf(sb, "; the best correct one timed %.2fx, 95%% CI %.2fx-%.2fx", best->speedup,
+		        best->lo, best->hi);
+	const char *sep = "; rejected: ";
+	for (int k = 0; k < VR__COUNT; k++)
+		if (rejected[k]) {
+			sb_addf(sb, "%s%d %s", sep, rejected[k], verify_reason_name((VerifyReason)k));
+			sep = ", ";
+		}
+}
+
 static void summary(const Options *o, const SearchResult *r, const char *out, bool gain,
                     bool write)
 {
@@ -315,12 +341,15 @@ static void summary(const Options *o, const SearchResult *r, const char *out, bo
 		results_table(r);
 	const Candidate *b = &r->c[r->best];
 	if (!gain) {
-		diag_warning("no verified improvement over %s (%d candidates%s%s); %s",
+		Strbuf why = STRBUF_INIT;
+		no_gain_why(&why, r);
+		diag_warning("no verified improvement over %s (%d candidates%s%s%s); %s",
 		             o->input, r->n - 1, r->stop != STOP_DONE ? ", stopped: " : "",
-		             r->stop != STOP_DONE ? search_stop_name(r->stop) : "",
+		             r->stop != STOP_DONE ? search_stop_name(r->stop) : "", sb_str(&why),
 		             write                     ? "the output is the input unchanged"
 		             : o->search.werror_no_gain ? "nothing written (-Werror-no-gain)"
 		                                        : "nothing written");
+		sb_release(&why);
 		return;
 	}
 	if (o->level == OPT_O2 || isatty(2) || diag_verbose())

@@ -88,6 +88,8 @@ int redact_count(void)
 static const char *find_secret(const char *s, const char *end, int *which)
 {
 	const char *best = NULL;
+	if (!s || s >= end)
+		return NULL;
 	for (int i = 0; i < nsecrets; i++) {
 		const char *p = memmem(s, (size_t)(end - s), secrets[i], secret_len[i]);
 		if (p && (!best || p < best || (p == best && secret_len[i] > secret_len[*which]))) {
@@ -179,10 +181,11 @@ static void filter_emit(Filter *f, bool all)
 	redact_into(&out, s, n - keep);
 	put_all(f->fd, out.buf ? out.buf : "", out.len);
 	sb_release(&out);
-	memmove(f->pend.buf, s + n - keep, keep);
-	f->pend.len = keep;
-	if (f->pend.buf)
+	if (f->pend.buf) {
+		memmove(f->pend.buf, s + n - keep, keep);
 		f->pend.buf[keep] = 0;
+	}
+	f->pend.len = keep;
 }
 
 static ssize_t filter_write(void *cookie, const char *buf, size_t n)
