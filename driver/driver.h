@@ -120,8 +120,12 @@ void driver_verify_options(Arena *a, const Options *o, const Target *t, VerifyOp
  * every build, and to libclang through o->parse_args. -1 to go on, or an
  * exit code after diagnostics. */
 int driver_project(Arena *a, Options *o);
-/* Read and parse one kernel file; NULL (and *rc set) after diagnostics. */
+/* Read and parse one kernel file; NULL (and *rc set) after diagnostics
+ * (load.c). */
 Unit *driver_load(Arena *a, const Options *o, const char *path, bool need_spec, int *rc);
+/* What the parser gets from the command line: its flags, and the language
+ * and target flags --target implies. */
+IrOptions driver_ir_options(const Options *o);
 
 /* Write text to the output path atomically; the input is never opened for
  * writing. Returns an exit code. */

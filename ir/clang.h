@@ -1,6 +1,6 @@
 /*
  * clang.h — ir/'s internal bridge to libclang, shared by parse.c and
- * suggest.c. Not part of ir.h: no other folder sees libclang.
+ * suggest.c / suggest_walk.c. Not part of ir.h: no other folder sees libclang.
  */
 #ifndef KCC_IR_CLANG_H
 #define KCC_IR_CLANG_H

@@ -214,11 +214,6 @@ void spec_add_return(Unit *u, Arena *a);
 char *ir_suggest_spec(Arena *a, const Unit *u, const IrOptions *opt);
 /* The unit as JSON (--dump-ir). */
 char *ir_dump_json(Arena *a, const Unit *u);
-/* A copy of u's text with bytes [begin, end) replaced by repl: the way later
- * stages edit a Unit by the ranges the front end recorded (Func.begin/end,
- * PragmaLine.begin/end). NULL when the range is outside the text. */
-char *ir_replace_range(Arena *a, const Unit *u, size_t begin, size_t end,
-                       const char *repl, size_t *len);
 /* Extent of parameter p at shape s, in elements; 0 with *why on error. */
 int spec_extent(const SpecParam *p, const Shape *s, int64_t *n, const char **why);
 

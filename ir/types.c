@@ -56,17 +56,3 @@ const char *role_name(Role r)
 	static const char *const names[] = {"in", "out", "inout", "scratch"};
 	return names[r];
 }
-
-char *ir_replace_range(Arena *a, const Unit *u, size_t begin, size_t end,
-                       const char *repl, size_t *len)
-{
-	if (begin > end || end > u->len)
-		return NULL;
-	size_t rn = strlen(repl);
-	*len = u->len - (end - begin) + rn;
-	char *out = arena_alloc(a, *len + 1);
-	memcpy(out, u->text, begin);
-	memcpy(out + begin, repl, rn);
-	memcpy(out + begin + rn, u->text + end, u->len - end);
-	return out;
-}

@@ -21,13 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-double llm_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void fill_defaults(LlmConfig *c)
 {
 	if (c->jobs <= 0)
@@ -68,7 +61,7 @@ LlmClient *llm_client_new(Arena *a, const LlmConfig *cfg)
 		return NULL;
 	c->cache = llm_cache_new(a, cfg->cache_dir, cfg->cache_mode);
 	c->multi = curl_multi_init();
-	c->t0 = llm_now();
+	c->t0 = clock_now();
 	c->rng = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid();
 	c->rng |= 1;
 	pthread_mutex_init(&c->mu, NULL);
@@ -85,63 +78,14 @@ void llm_client_free(LlmClient *c)
 	pthread_mutex_destroy(&c->mu);
 }
 
-/* ---- budgets and accounting -------------------------------------------- */
-
-static LlmBudgetState budget_state_locked(LlmClient *c)
-{
-	const LlmBudget *b = &c->cfg.budget;
-	if (b->calls > 0 && c->tot.calls >= b->calls)
-		return LLM_BUDGET_CALLS;
-	if (b->usd > 0 && c->tot.usd >= b->usd)
-		return LLM_BUDGET_USD;
-	if (b->time_s > 0 && llm_now() - c->t0 >= b->time_s)
-		return LLM_BUDGET_TIME;
-	return LLM_BUDGET_LEFT;
-}
-
-double llm_attempt_timeout(LlmClient *c)
-{
-	double t = c->cfg.timeout_s;
-	if (c->cfg.budget.time_s > 0) {
-		double left = c->cfg.budget.time_s - (llm_now() - c->t0);
-		if (left < t)
-			t = left > 0.1 ? left : 0.1;
-	}
-	return t;
-}
-
-LlmBudgetState llm_budget_state(LlmClient *c)
-{
-	pthread_mutex_lock(&c->mu);
-	LlmBudgetState s = budget_state_locked(c);
-	pthread_mutex_unlock(&c->mu);
-	return s;
-}
-
-int llm_claim_call(LlmClient *c, Job *j)
-{
-	pthread_mutex_lock(&c->mu);
-	LlmBudgetState s = budget_state_locked(c);
-	if (s == LLM_BUDGET_LEFT)
-		c->tot.calls++;
-	pthread_mutex_unlock(&c->mu);
-	if (s == LLM_BUDGET_LEFT)
-		return LLM_OK;
-	j->state = JOB_DONE;
-	j->resp->status = LLM_EBUDGET;
-	/* Static text: this may run on a cmd: worker, away from the arena. */
-	j->resp->error = s == LLM_BUDGET_CALLS ? "not sent: the calls budget is used up"
-	                 : s == LLM_BUDGET_USD ? "not sent: the usd budget is used up"
-	                                       : "not sent: the time budget is used up";
-	return LLM_EBUDGET;
-}
+/* ---- accounting ---------------------------------------------------------- */
 
 LlmTotals llm_totals(LlmClient *c)
 {
 	pthread_mutex_lock(&c->mu);
 	LlmTotals t = c->tot;
 	pthread_mutex_unlock(&c->mu);
-	t.wall_s = llm_now() - c->t0;
+	t.wall_s = clock_now() - c->t0;
 	llm_cache_counts(c->cache, &t.cache_hits, &t.cache_misses, &t.cache_writes,
 	                 &t.cache_errors);
 	return t;
@@ -349,9 +293,9 @@ static void *cmd_worker(void *arg)
 		if (llm_claim_call(pool->c, j) != LLM_OK)
 			continue;
 		j->resp->attempts = 1;
-		double t0 = llm_now();
+		double t0 = clock_now();
 		llm_cmd_run(j->p, j->body, llm_attempt_timeout(pool->c), &j->cmd_text, &j->cmd_err);
-		j->resp->latency_s = llm_now() - t0;
+		j->resp->latency_s = clock_now() - t0;
 	}
 }
 

@@ -73,7 +73,7 @@ const char *llm_cache_dir(const LlmCache *c);
 
 typedef struct LlmPrices LlmPrices;
 
-/* ---- the client's state (client.c) and transfers (transfer.c) ------------- */
+/* ---- the client's state (client.c), budgets (budget.c), transfers (transfer.c) */
 
 #include <pthread.h>
 
@@ -118,9 +118,8 @@ struct LlmClient {
 	size_t nwarned, capwarned;
 };
 
-double llm_now(void);
 /* Count a call against the budget; LLM_EBUDGET (and resp->error set) when
- * a budget is used up. Thread-safe. */
+ * a budget is used up. Thread-safe (budget.c). */
 int llm_claim_call(LlmClient *c, Job *j);
 /* The time limit of one attempt: --llm-timeout, cut to what is left of a
  * time budget, so the budget also ends requests in flight. */

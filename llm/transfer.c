@@ -115,7 +115,7 @@ static int start(LlmClient *c, Job *j)
 	curl_easy_setopt(e, CURLOPT_USERAGENT, "kcc/" KCC_VERSION);
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	j->easy = e;
-	j->started = llm_now();
+	j->started = clock_now();
 	j->state = JOB_ACTIVE;
 	diag_trace("kcc: llm: POST %s (%s, %s%ssample %d, attempt %d)", j->p->url,
 	           j->p->spec, j->req->purpose ? j->req->purpose : "",
@@ -229,7 +229,7 @@ static void finish(LlmClient *c, Job *j, CURLcode rc)
 	curl_slist_free_all(j->hdrs);
 	j->easy = j->hdrs = NULL;
 	LlmResponse *r = j->resp;
-	r->latency_s = llm_now() - j->started;
+	r->latency_s = clock_now() - j->started;
 	r->http_status = (int)code;
 	bool retry;
 	if (rc == CURLE_OK && code >= 200 && code < 300) {
@@ -252,7 +252,7 @@ static void finish(LlmClient *c, Job *j, CURLcode rc)
 	    llm_budget_state(c) != LLM_BUDGET_TIME) {
 		double d = backoff(c, j);
 		diag_trace("kcc: llm: %s; retrying in %.2f s", r->error, d);
-		j->not_before = llm_now() + d;
+		j->not_before = clock_now() + d;
 		j->state = JOB_WAIT;
 		return;
 	}
@@ -266,7 +266,7 @@ static void finish(LlmClient *c, Job *j, CURLcode rc)
 /* Start what may start now; returns the time of the next scheduled start. */
 static double start_ready(LlmClient *c, Job **jobs, int n, int *active)
 {
-	double now = llm_now(), next = INFINITY;
+	double now = clock_now(), next = INFINITY;
 	for (int i = 0; i < n; i++) {
 		Job *j = jobs[i];
 		if (j->state != JOB_WAIT)
@@ -323,7 +323,7 @@ void llm_http_run(LlmClient *c, Job **jobs, int n)
 			break;
 		if (ended) /* slots are free and retries scheduled: start again */
 			continue;
-		double wait = isfinite(next) ? next - llm_now() : 1.0;
+		double wait = isfinite(next) ? next - clock_now() : 1.0;
 		int ms = wait <= 0 ? 0 : wait > 1.0 ? 1000 : (int)(wait * 1000) + 1;
 		if (active)
 			curl_multi_poll(c->multi, NULL, 0, ms, NULL);

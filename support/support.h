@@ -106,6 +106,11 @@ const char *nearest_word(const char *word, const char *const *cands, size_t n);
  * "10m", "1.5h"); false when s is not one. */
 bool parse_seconds(const char *s, double *v);
 
+/* ---- the clock (clock.c) ------------------------------------------------------ */
+
+/* Seconds on the monotonic clock: durations, deadlines and budgets. */
+double clock_now(void);
+
 /* ---- files ----------------------------------------------------------------- */
 
 /* Read a whole file into the arena (NUL-terminated). 0 on success, else errno

@@ -28,6 +28,22 @@ static Unit *parse(Arena *a, const char *text)
 	return ir_parse(a, "t.c", text, strlen(text), &io, true);
 }
 
+/* A copy of u's text with bytes [begin, end) replaced by repl; NULL when
+ * the range is outside the text. */
+static char *replace_range(Arena *a, const Unit *u, size_t begin, size_t end,
+                           const char *repl, size_t *len)
+{
+	if (begin > end || end > u->len)
+		return NULL;
+	size_t rn = strlen(repl);
+	*len = u->len - (end - begin) + rn;
+	char *out = arena_alloc(a, *len + 1);
+	memcpy(out, u->text, begin);
+	memcpy(out + begin, repl, rn);
+	memcpy(out + begin + rn, u->text + end, u->len - end);
+	return out;
+}
+
 int main(void)
 {
 	Arena *a = arena_new();
@@ -49,15 +65,15 @@ int main(void)
 
 	/* Editing the helper by its range gives a unit with the same interface. */
 	size_t len;
-	char *edited = ir_replace_range(a, u, f->begin, f->end,
+	char *edited = replace_range(a, u, f->begin, f->end,
 	                                "static float twice(float v) { return v + v; }", &len);
 	CHECK(edited && strstr(edited, "return v + v;") && len == strlen(edited));
 	Unit *u2 = parse(a, edited);
 	CHECK(u2 && !strcmp(u2->iface, u->iface) && !strcmp(u2->spec_hash, u->spec_hash));
-	CHECK(ir_replace_range(a, u, 5, u->len + 1, "", &len) == NULL);
+	CHECK(replace_range(a, u, 5, u->len + 1, "", &len) == NULL);
 
 	/* A changed parameter type changes the interface fingerprint... */
-	char *changed = ir_replace_range(a, u, (size_t)(strstr(SRC, "int N)") - SRC),
+	char *changed = replace_range(a, u, (size_t)(strstr(SRC, "int N)") - SRC),
 	                                 (size_t)(strstr(SRC, "int N)") - SRC) + 3, "long",
 	                                 &len);
 	IrOptions io = {0};
@@ -66,11 +82,11 @@ int main(void)
 	/* ...and an added tune line leaves the spec hash alone, while a changed
 	 * extent does not. */
 	const char *tuned = "#pragma kcc tune U=1,2\n";
-	char *t = ir_replace_range(a, u, 0, 0, tuned, &len);
+	char *t = replace_range(a, u, 0, 0, tuned, &len);
 	Unit *u4 = ir_parse(a, "t.c", t, len, &io, false);
 	CHECK(u4 && !strcmp(u4->spec_hash, u->spec_hash));
 	const char *p = strstr(SRC, "f32[N]\n#pragma kcc param y");
-	char *ext = ir_replace_range(a, u, (size_t)(p - SRC), (size_t)(p - SRC) + 6, "f32[N-1]",
+	char *ext = replace_range(a, u, (size_t)(p - SRC), (size_t)(p - SRC) + 6, "f32[N-1]",
 	                             &len);
 	Unit *u5 = ir_parse(a, "t.c", ext, len, &io, false);
 	CHECK(u5 && strcmp(u5->spec_hash, u->spec_hash) != 0);
