@@ -1,5 +1,6 @@
-// kcc-mutant: ref=gemm_f32.cu expect=sanitizer
+// kcc-mutant: ref=gemm_f32.cu expect=sanitizer|bench-shape
 // why: the barrier after the inner product loop was removed, so fast warps overwrite As/Bs while slow warps still read them (racecheck WAR hazard).
+// on the H100 (2026-11-24) the race already changed the outputs at the bench shape, so the plain run rejects it before compute-sanitizer does: either reason is the race caught.
 /*
  * gemm_f32.fast.cu — single-precision matrix multiply C = A * B (row-major),
  * A is M x K, B is K x N, C is M x N.
