@@ -21,8 +21,9 @@ static const Spec *tune_spec(Search *s, const Candidate *c)
 	u->path = c->file;
 	u->text = c->text;
 	u->len = c->len;
-	/* The candidate verified, so its pragmas parse; keep the sink quiet
-	 * anyway, a spec problem here only means "nothing to tune". */
+	/* The candidate verified, so its pragmas parse; should spec_parse
+	 * report a problem all the same, the report goes to the diagnostics
+	 * sink like any other and here means only "nothing to tune". */
 	int errs = diag_error_count();
 	if (spec_parse(s->a, u) != 0 || diag_error_count() != errs)
 		return NULL;
@@ -48,7 +49,7 @@ static int try_variant(Search *s, int id, const TuneValue *v, int nv, int step)
 	               .plan = c->plan, .provider = c->provider, .repair_of = -1};
 	k.text = tune_apply(s->a, c->text, c->len, v, nv, NULL, &k.len);
 	k.tune = values_text(s, v, nv);
-	int at = search_add(s, &k);
+	int at = store_add(s, &k);
 	if (eval_candidate(s, at, true) != 0)
 		return -1;
 	const Candidate *r = &s->r->c[at];
@@ -125,23 +126,6 @@ int tune_variants(Search *s, int id, int step)
 	return total <= MAX_EXHAUSTIVE ? exhaustive(s, id, sp, step) : descent(s, id, sp, step);
 }
 
-const char *const *passes_split_flags(Arena *a, const char *flags)
-{
-	const char **v = NULL;
-	size_t n = 0, cap = 0;
-	for (const char *p = flags; p && *p;) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		const char *st = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		if (p > st)
-			ARENA_PUSH(a, v, n, cap, arena_strndup(a, st, (size_t)(p - st)));
-	}
-	ARENA_PUSH(a, v, n, cap, NULL);
-	return v;
-}
-
 int flag_variants(Search *s, int id, int step)
 {
 	const Menu *m = s->cfg->menu;
@@ -160,7 +144,7 @@ int flag_variants(Search *s, int id, int step)
 			k.cflags = m->flags[f].cflags;
 		} else
 			k.text = tune_apply(s->a, c->text, c->len, NULL, 0, &m->flags[f], &k.len);
-		int at = search_add(s, &k);
+		int at = store_add(s, &k);
 		if (eval_candidate(s, at, true) != 0)
 			return -1;
 		added++;

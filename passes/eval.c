@@ -3,43 +3,15 @@
  * is parsed without demanding a spec (so a changed pragma gets the
  * verifier's exact reason), checked with verify_candidate (or
  * verify_unparsed when the front end rejects it) and, when correct, timed
- * against the original with verify_bench. Results are memoized in the
- * cache (CACHE/verdicts/) by the hash of (original, candidate, target,
- * device, kcc's version), so a resumed run or a `make` rebuild re-verifies
- * nothing and, with the same measurements in its prompts, hits the LLM
- * cache on every request.
- *
- * An entry is trusted only when its HMAC-SHA-256 checks under the key in
- * CACHE/verdicts.key (32 random bytes, created 0600 on first use): a
- * process that rewrites a verdict file ("correct, 9.5x") cannot make it
- * authenticate without the key, and an entry that does not is verified
- * again, never believed (issue 17).
+ * against the original with verify_bench. Verdicts are remembered in the
+ * memo (memo.c) by text, and the same code under another text (dedup.c)
+ * takes the verdict of the candidate that had it first.
  */
 #include "internal.h"
 
-#include <cjson/cJSON.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/time.h>
 #include <unistd.h>
-
-double passes_now(void)
-{
-	struct timeval tv;
-	gettimeofday(&tv, NULL);
-	return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
-}
-
-uint64_t passes_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 /* The front end reports a candidate's errors through the diagnostics
  * sink, on stderr: they belong in the record (and the repair prompt), not
@@ -73,150 +45,6 @@ static const char *capture_end(Capture *c, Arena *a)
 		sb_addn(&sb, buf, n);
 	fclose(c->tmp);
 	return sb.len ? sb_to_arena(&sb, a) : "";
-}
-
-static const char *memo_dir(Search *s)
-{
-	if (s->cfg->memo_dir)
-		return s->cfg->memo_dir;
-	return arena_printf(s->a, "%s/memo", s->cfg->state_dir);
-}
-
-static const char *memo_path(Search *s, const Candidate *c)
-{
-	Strbuf k = STRBUF_INIT;
-	sb_addf(&k, "%s\n%s\n%s\n%s\n%d\nkcc %s", s->orig_sha, c->sha, s->cfg->target->name,
-	        s->r->device, (int)s->cfg->vo.paranoid, KCC_VERSION);
-	char h[65];
-	sha256_hex(k.buf, k.len, h);
-	sb_release(&k);
-	return arena_printf(s->a, "%s/%.32s.json", memo_dir(s), h);
-}
-
-/* The memo's key: read, or created (O_EXCL, 0600) when there is none. A
- * key that is not a private regular file of ours is no key: the memo is
- * then neither read nor written. */
-static bool memo_key(Search *s, unsigned char key[32])
-{
-	const char *path = arena_printf(s->a, "%s.key", memo_dir(s));
-	file_mkdirs(memo_dir(s), 0700);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd >= 0) {
-		int rnd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-		bool ok = rnd >= 0 && read(rnd, key, 32) == 32 && write(fd, key, 32) == 32;
-		if (rnd >= 0)
-			close(rnd);
-		close(fd);
-		if (!ok)
-			unlink(path);
-		return ok;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct stat st;
-	bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	          st.st_uid == geteuid() && !(st.st_mode & 077) && st.st_size == 32 &&
-	          read(fd, key, 32) == 32;
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
-/* The MAC of an entry: its path (so an entry cannot be moved to another
- * key), kcc's version and its text. */
-static void memo_mac(Search *s, const unsigned char key[32], const char *path,
-                     const char *json, size_t len, char mac[65])
-{
-	Strbuf m = STRBUF_INIT;
-	sb_addf(&m, "kcc-verdict 1\n%s\n%s\n", KCC_VERSION, path);
-	sb_addn(&m, json, len);
-	hmac_sha256(key, 32, m.buf, m.len, mac);
-	sb_release(&m);
-	(void)s;
-}
-
-static const char *jstr(cJSON *o, const char *k)
-{
-	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
-static double jnum(cJSON *o, const char *k)
-{
-	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
-/* A memo that measured nothing cannot answer a request that wants timing. */
-static bool memo_load(Search *s, Candidate *c, bool bench)
-{
-	char *text;
-	size_t len;
-	unsigned char key[32];
-	const char *path = memo_path(s, c);
-	if (!s->cfg->memo_read || file_read(s->a, path, &text, &len) || !memo_key(s, key))
-		return false;
-	char mac[65];
-	const char *nl = memchr(text, '\n', len);
-	const char *json = nl ? nl + 1 : text;
-	memo_mac(s, key, path, json, len - (size_t)(json - text), mac);
-	if (!nl || (size_t)(nl - text) != 24 + 64 || strncmp(text, "kcc-verdict hmac-sha256 ", 24) ||
-	    memcmp(text + 24, mac, 64)) {
-		diag_warning("the cached verdict %s does not authenticate (changed outside kcc?): "
-		             "verifying the candidate again", path);
-		return false;
-	}
-	cJSON *o = cJSON_Parse(json);
-	if (!o)
-		return false;
-	bool measured = cJSON_IsTrue(cJSON_GetObjectItem(o, "measured"));
-	bool correct = cJSON_IsTrue(cJSON_GetObjectItem(o, "correct"));
-	bool ok = !(bench && correct && !measured);
-	if (ok) {
-		c->correct = correct;
-		c->measured = measured;
-		c->reason = verify_reason_parse(jstr(o, "reason"));
-		if (c->reason == VR__COUNT)
-			c->reason = VR_OK;
-		c->why = arena_strdup(s->a, jstr(o, "why"));
-		c->log = arena_strdup(s->a, jstr(o, "log"));
-		c->ms = jnum(o, "ms"), c->ms_q1 = jnum(o, "ms_q1"), c->ms_q3 = jnum(o, "ms_q3");
-		c->speedup = jnum(o, "speedup"), c->lo = jnum(o, "lo"), c->hi = jnum(o, "hi");
-		c->verify_s = jnum(o, "verify_s"), c->bench_s = jnum(o, "bench_s");
-		if (*jstr(o, "shape") && !s->r->shape)
-			s->r->shape = arena_strdup(s->a, jstr(o, "shape"));
-	}
-	cJSON_Delete(o);
-	return ok;
-}
-
-static void memo_save(Search *s, const Candidate *c)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddBoolToObject(o, "correct", c->correct);
-	cJSON_AddStringToObject(o, "reason", verify_reason_name(c->reason));
-	cJSON_AddStringToObject(o, "why", c->why ? c->why : "");
-	cJSON_AddStringToObject(o, "log", c->log ? proc_tail(c->log, 40) : "");
-	cJSON_AddBoolToObject(o, "measured", c->measured);
-	cJSON_AddNumberToObject(o, "ms", c->ms);
-	cJSON_AddNumberToObject(o, "ms_q1", c->ms_q1);
-	cJSON_AddNumberToObject(o, "ms_q3", c->ms_q3);
-	cJSON_AddNumberToObject(o, "speedup", c->speedup);
-	cJSON_AddNumberToObject(o, "lo", c->lo);
-	cJSON_AddNumberToObject(o, "hi", c->hi);
-	cJSON_AddNumberToObject(o, "verify_s", c->verify_s);
-	cJSON_AddNumberToObject(o, "bench_s", c->bench_s);
-	cJSON_AddStringToObject(o, "shape", s->r->shape ? s->r->shape : "");
-	char *j = cJSON_Print(o);
-	unsigned char key[32];
-	if (memo_key(s, key)) {
-		const char *path = memo_path(s, c);
-		char mac[65];
-		memo_mac(s, key, path, j, strlen(j), mac);
-		const char *text = arena_printf(s->a, "kcc-verdict hmac-sha256 %s\n%s", mac, j);
-		file_write_atomic(path, text, strlen(text));
-	}
-	free(j);
-	cJSON_Delete(o);
 }
 
 static void take_verdict(Search *s, Candidate *c, const Verdict *v)
@@ -305,7 +133,7 @@ int eval_candidate(Search *s, int id, bool bench)
 		           c->correct ? "correct" : verify_reason_name(c->reason));
 		return 0;
 	}
-	if (memo_load(s, c, bench)) {
+	if (memo_verdict_get(s, c, bench)) {
 		diag_trace("kcc: candidate %d: %s (remembered)", id,
 		           c->correct ? "correct" : verify_reason_name(c->reason));
 		return 0;
@@ -329,15 +157,6 @@ int eval_candidate(Search *s, int id, bool bench)
 	c->verify_s = passes_now() - t;
 	if (c->correct && bench && measure(s, c, u) != 0)
 		return -1;
-	memo_save(s, c);
+	memo_verdict_put(s, c);
 	return 0;
-}
-
-bool search_gain(const Search *s, const Candidate *c)
-{
-	if (!c->correct || !c->measured || c->parent < 0 || c->duplicate)
-		return false;
-	const Candidate *p = &s->r->c[c->parent];
-	double base = p->measured ? p->speedup : 1.0, top = p->measured ? p->hi : 1.0;
-	return c->lo > base * (1.0 + s->r->delta) && c->lo > top;
 }

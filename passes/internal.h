@@ -1,7 +1,8 @@
 /*
  * internal.h — what the files of passes/ share and nobody else sees: the
- * running search's state, candidate evaluation (verify + measure + tune,
- * memoized in the state dir) and the state dir's records.
+ * running search's state and, file by file from the bottom up, what each
+ * gives the files above it: a file calls only those listed before it.
+ * search.c, the loop, is at the top, and nothing in passes/ calls it.
  */
 #ifndef KCC_PASSES_INTERNAL_H
 #define KCC_PASSES_INTERNAL_H
@@ -27,9 +28,44 @@ typedef struct {
 	int prior_runs;
 } Search;
 
+/* ---- util.c: depends on nothing else in passes/ ------------------------------ */
+
+/* Wall clock in seconds. */
+double passes_now(void);
+uint64_t passes_rand(uint64_t *state);
+/* "-O3 -floop-nest-optimize" as a NULL-terminated argv (split at spaces). */
+const char *const *passes_split_flags(Arena *a, const char *flags);
+
+/* ---- memo.c: verdicts and profiles remembered by hash ------------------------- */
+
+/* c's verdict and measurement (by c->sha) into c; false when the memo has
+ * none, or none that measured when bench asks for timing. */
+bool memo_verdict_get(Search *s, Candidate *c, bool bench);
+void memo_verdict_put(Search *s, const Candidate *c);
+/* c's profile taken with ask into p; false when the memo has none. */
+bool memo_profile_get(Search *s, const Candidate *c, const ProfileAsk *ask, Profile *p);
+void memo_profile_put(Search *s, const Candidate *c, const ProfileAsk *ask, const Profile *p);
+struct cJSON;
+struct cJSON *profile_json(const Profile *p);
+
+/* ---- store.c: the candidates and the run's record ----------------------------- */
+
 /* Append a candidate (copied); returns its index. Texts are written to
  * STATE/candidates/NNNN.EXT. */
-int search_add(Search *s, const Candidate *c);
+int store_add(Search *s, const Candidate *c);
+/* Did c gain on its parent beyond the noise gate? */
+bool store_gain(const Search *s, const Candidate *c);
+/* The record (the JSON report) to path. 0 or errno. */
+int store_write(const char *path, const SearchResult *r, const Unit *orig, const char *target);
+/* STATE/report.json, with the LLM totals so far (set in s->r): after each
+ * step. */
+void state_save(Search *s);
+/* The LLM totals and run count of the report.json in state_dir (earlier
+ * runs of a resumed search); zero when there is none. */
+void state_load_totals(Search *s);
+
+/* ---- eval.c, autotune.c: candidates through the verifier --------------------- */
+
 /* Verify c (already in r->c) and, when correct and bench, measure it
  * against the original; memoized by text. 0, or -1 on a tool failure. */
 int eval_candidate(Search *s, int id, bool bench);
@@ -40,15 +76,18 @@ int tune_variants(Search *s, int id, int step);
 /* Variants of candidate id with each of the menu's compiler-flag blocks
  * (children of id, option "flags:NAME"). Count added, or -1. */
 int flag_variants(Search *s, int id, int step);
-/* "-O3 -floop-nest-optimize" as a NULL-terminated argv (split at spaces). */
-const char *const *passes_split_flags(Arena *a, const char *flags);
-/* Did c gain on its parent beyond the noise gate? */
-bool search_gain(const Search *s, const Candidate *c);
+
+/* ---- profile.c: the Profiler stage --------------------------------------------- */
 
 /* Profile candidate id once (memoized with its verdict), roofline added;
  * only correct candidates. Again when the plans asked for extra metrics
  * since and its profiler takes them. */
 void profile_candidate(Search *s, int id);
+/* The device's peaks in s->peaks, measured (cached) on first use. */
+void passes_peaks(Search *s);
+
+/* ---- prompts ---------------------------------------------------------------------- */
+
 /* For the plan prompt: its profile, a best-vs-current table, and what the
  * metrics mean (menus/metrics.md). */
 const char *profile_prompt(Search *s, int id);
@@ -57,24 +96,10 @@ const char *profile_meanings(Search *s);
 /* How to ask for extra metrics (menus/metrics.md, "## Asking for metrics:
  * TOOL"), when candidate id's profiler takes them; "" otherwise. */
 const char *profile_asking(Search *s, int id);
-/* The device's peaks in s->peaks, measured (cached) on first use. */
-void passes_peaks(Search *s);
 /* The prompts' hardware section (device, peaks per unit, this kernel's
  * roofline, limits, build line) and rules (what the verifier checks, the
  * asm rules, each output's tolerance); rules.c. */
 const char *rules_hardware(Search *s);
 const char *rules_text(Search *s);
-struct cJSON;
-struct cJSON *profile_json(const Profile *p);
-
-/* The run's records: STATE/report.json after each step, with the LLM
- * totals so far. */
-void state_save(Search *s);
-/* The LLM totals and run count of the report.json in state_dir (earlier
- * runs of a resumed search); zero when there is none. */
-void state_load_totals(Search *s);
-/* Wall clock in seconds. */
-double passes_now(void);
-uint64_t passes_rand(uint64_t *state);
 
 #endif

@@ -16,7 +16,6 @@
  */
 #include "internal.h"
 
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,100 +29,6 @@ static const char *cache_root(Search *s)
 	if (n > 9 && !strcmp(m + n - 9, "/verdicts"))
 		return arena_strndup(s->a, m, n - 9);
 	return s->cfg->state_dir;
-}
-
-/* ---- memo --------------------------------------------------------------------------- */
-
-static const char *memo_file(Search *s, const Candidate *c, const ProfileAsk *ask)
-{
-	Strbuf k = STRBUF_INIT;
-	sb_addf(&k, "profile\n%s\n%s\n%s", c->sha, s->cfg->target->name, s->r->device);
-	if (!profile_ask_same(ask, NULL)) { /* no ask: the key profiles always had */
-		sb_addf(&k, "\nask%s", ask->full ? " full" : "");
-		for (int i = 0; i < ask->n; i++)
-			sb_addf(&k, " %s", ask->name[i]);
-		for (int i = 0; i < ask->nbad; i++)
-			sb_addf(&k, " bad:%s", ask->bad[i]);
-	}
-	char h[65];
-	sha256_hex(k.buf, k.len, h);
-	sb_release(&k);
-	const char *dir = s->cfg->memo_dir ? s->cfg->memo_dir
-	                                   : arena_printf(s->a, "%s/memo", s->cfg->state_dir);
-	return arena_printf(s->a, "%s/%.32s.profile.json", dir, h);
-}
-
-static const char *jstr(Arena *a, cJSON *o, const char *k)
-{
-	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return arena_strdup(a, cJSON_IsString(v) ? v->valuestring : "");
-}
-
-static double jnum(cJSON *o, const char *k)
-{
-	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
-cJSON *profile_json(const Profile *p)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "source", p->source ? p->source : "");
-	cJSON_AddStringToObject(o, "shape", p->shape ? p->shape : "");
-	cJSON_AddStringToObject(o, "notes", p->notes ? p->notes : "");
-	if (p->takes)
-		cJSON_AddStringToObject(o, "takes", p->takes);
-	cJSON *ms = cJSON_AddArrayToObject(o, "metrics");
-	for (int i = 0; i < p->n; i++) {
-		cJSON *m = cJSON_CreateObject();
-		cJSON_AddStringToObject(m, "name", p->m[i].name);
-		cJSON_AddNumberToObject(m, "value", p->m[i].value);
-		cJSON_AddStringToObject(m, "unit", p->m[i].unit ? p->m[i].unit : "");
-		cJSON_AddStringToObject(m, "meaning", p->m[i].meaning ? p->m[i].meaning : "");
-		cJSON_AddItemToArray(ms, m);
-	}
-	cJSON *hs = cJSON_AddArrayToObject(o, "hot");
-	for (int i = 0; i < p->nhot; i++) {
-		cJSON *h = cJSON_CreateObject();
-		cJSON_AddStringToObject(h, "name", p->hot[i].name);
-		cJSON_AddNumberToObject(h, "share", p->hot[i].share);
-		cJSON_AddItemToArray(hs, h);
-	}
-	return o;
-}
-
-static bool memo_load(Search *s, const char *path, Profile *p)
-{
-	char *text;
-	size_t len;
-	if (!s->cfg->memo_read || file_read(s->a, path, &text, &len) != 0)
-		return false;
-	cJSON *o = cJSON_Parse(text), *it;
-	if (!o)
-		return false;
-	p->source = jstr(s->a, o, "source");
-	p->shape = jstr(s->a, o, "shape");
-	p->notes = jstr(s->a, o, "notes");
-	p->takes = *jstr(s->a, o, "takes") ? jstr(s->a, o, "takes") : NULL;
-	cJSON_ArrayForEach(it, cJSON_GetObjectItem(o, "metrics"))
-		profile_set(s->a, p, jstr(s->a, it, "name"), jnum(it, "value"),
-		            jstr(s->a, it, "unit"), jstr(s->a, it, "meaning"));
-	cJSON_ArrayForEach(it, cJSON_GetObjectItem(o, "hot"))
-		ARENA_PUSH(s->a, p->hot, p->nhot, p->hotcap,
-		           ((ProfileHot){jstr(s->a, it, "name"), jnum(it, "share")}));
-	cJSON_Delete(o);
-	return true;
-}
-
-static void memo_save(Search *s, const char *path, const Profile *p)
-{
-	cJSON *o = profile_json(p);
-	char *j = cJSON_Print(o);
-	file_mkdirs(s->cfg->memo_dir ? s->cfg->memo_dir
-	                             : arena_printf(s->a, "%s/memo", s->cfg->state_dir), 0755);
-	file_write_atomic(path, j, strlen(j));
-	free(j);
-	cJSON_Delete(o);
 }
 
 /* ---- taking one -------------------------------------------------------------------- */
@@ -160,8 +65,7 @@ void profile_candidate(Search *s, int id)
 	*ask = s->ask; /* as it is now: later plans add to s->ask */
 	ask->cache_dir = cache_root(s);
 	Profile *p = arena_alloc(s->a, sizeof *p);
-	const char *path = memo_file(s, c, ask);
-	if (!memo_load(s, path, p)) {
+	if (!memo_profile_get(s, c, ask, p)) {
 		Unit *pu = id == 0 ? NULL : ir_parse(s->a, c->file, c->text, c->len, s->cfg->io, false);
 		if (pu && c->cflags && *c->cflags)
 			pu->build_flags = passes_split_flags(s->a, c->cflags);
@@ -173,7 +77,7 @@ void profile_candidate(Search *s, int id)
 			target_profile_ask(s->cfg->target, s->a, u, sh, s->cfg->vo.tmpdir, 300, ask, p);
 		if (!p->source)
 			p->source = "none";
-		memo_save(s, path, p);
+		memo_profile_put(s, c, ask, p);
 	}
 	p->ask = ask;
 	roofline(s, c, p);

@@ -2,164 +2,13 @@
  * report.c — what a run leaves behind: the report (JSON: every candidate
  * with its parent, plan, verdict and reason, times, tokens, cost and
  * profile; HTML: the search tree, each profiled candidate's profile folded
- * under it, and a speed-up-over-steps chart as inline SVG), the
- * output's header comment, and the state dir's copy of the report, saved
- * after every step so an interrupted run keeps its record.
+ * under it, and a speed-up-over-steps chart as inline SVG) and the
+ * output's header comment. The JSON form is the store's record
+ * (store.c), the same as STATE/report.json.
  */
 #include "internal.h"
 
-#include <cjson/cJSON.h>
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-static cJSON *candidate_json(const Candidate *c)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "id", c->id);
-	cJSON_AddNumberToObject(o, "parent", c->parent);
-	cJSON_AddNumberToObject(o, "step", c->step);
-	cJSON_AddStringToObject(o, "option", c->option ? c->option : "");
-	cJSON_AddStringToObject(o, "plan", c->plan ? c->plan : "");
-	cJSON_AddStringToObject(o, "provider", c->provider ? c->provider : "");
-	cJSON_AddStringToObject(o, "tune", c->tune ? c->tune : "");
-	cJSON_AddStringToObject(o, "cflags", c->cflags ? c->cflags : "");
-	cJSON_AddStringToObject(o, "sha256", c->sha);
-	cJSON_AddStringToObject(o, "file", c->file ? c->file : "");
-	cJSON_AddStringToObject(o, "verdict", c->correct ? "correct" : "rejected");
-	cJSON_AddStringToObject(o, "reason", verify_reason_name(c->reason));
-	cJSON_AddStringToObject(o, "why", c->why ? c->why : "");
-	cJSON_AddNumberToObject(o, "repairs", c->repairs);
-	cJSON_AddNumberToObject(o, "repair_of", c->repair_of);
-	if (c->duplicate)
-		cJSON_AddNumberToObject(o, "duplicate_of", c->dup_of);
-	cJSON_AddBoolToObject(o, "measured", c->measured);
-	if (c->measured) {
-		cJSON_AddNumberToObject(o, "ms", c->ms);
-		cJSON_AddNumberToObject(o, "ms_q1", c->ms_q1);
-		cJSON_AddNumberToObject(o, "ms_q3", c->ms_q3);
-		cJSON_AddNumberToObject(o, "speedup", c->speedup);
-		cJSON_AddNumberToObject(o, "ci_lo", c->lo);
-		cJSON_AddNumberToObject(o, "ci_hi", c->hi);
-	}
-	cJSON_AddBoolToObject(o, "gain", c->gain);
-	cJSON_AddBoolToObject(o, "accepted", c->accepted);
-	cJSON_AddNumberToObject(o, "tokens_in", (double)c->tokens_in);
-	cJSON_AddNumberToObject(o, "tokens_out", (double)c->tokens_out);
-	cJSON_AddNumberToObject(o, "cost_usd", c->usd);
-	cJSON_AddNumberToObject(o, "verify_s", c->verify_s);
-	cJSON_AddNumberToObject(o, "bench_s", c->bench_s);
-	if (c->profile)
-		cJSON_AddItemToObject(o, "profile", profile_json(c->profile));
-	return o;
-}
-
-static void totals_json(cJSON *t, const LlmTotals *x)
-{
-	cJSON_AddNumberToObject(t, "calls", (double)x->calls);
-	cJSON_AddNumberToObject(t, "tokens_in", (double)x->tokens_in);
-	cJSON_AddNumberToObject(t, "tokens_out", (double)x->tokens_out);
-	cJSON_AddNumberToObject(t, "cost_usd", x->usd);
-	cJSON_AddNumberToObject(t, "cache_hits", (double)x->cache_hits);
-}
-
-static cJSON *result_json(const SearchResult *r, const Unit *orig, const char *target)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "kcc", KCC_VERSION);
-	cJSON_AddStringToObject(o, "input", orig->path);
-	char h[65];
-	sha256_hex(orig->text, orig->len, h);
-	cJSON_AddStringToObject(o, "input_sha256", h);
-	cJSON_AddStringToObject(o, "spec_sha256", orig->spec_hash);
-	cJSON_AddStringToObject(o, "target", target);
-	cJSON_AddStringToObject(o, "device", r->device ? r->device : "");
-	cJSON_AddStringToObject(o, "bench_shape", r->shape ? r->shape : "");
-	/* what the candidates' "ms" fields hold: "ms", or a count (riscv64) */
-	cJSON_AddStringToObject(o, "unit", r->unit ? r->unit : "ms");
-	cJSON_AddStringToObject(o, "stop", search_stop_name(r->stop));
-	cJSON_AddStringToObject(o, "stop_detail", r->stop_detail ? r->stop_detail : "");
-	cJSON_AddNumberToObject(o, "best", r->best);
-	cJSON_AddNumberToObject(o, "speedup", r->n ? r->c[r->best].speedup : 1.0);
-	cJSON_AddNumberToObject(o, "duplicates", r->duplicates);
-	cJSON *chain = cJSON_AddArrayToObject(o, "chain");
-	int ids[256];
-	int n = r->n ? search_chain(r, r->best, ids, 256) : 0;
-	for (int i = 0; i < n; i++)
-		cJSON_AddItemToArray(chain, cJSON_CreateNumber(ids[i]));
-	cJSON *t = cJSON_AddObjectToObject(o, "llm");
-	totals_json(t, &r->totals);
-	cJSON_AddNumberToObject(t, "runs", r->runs > 0 ? r->runs : 1);
-	totals_json(cJSON_AddObjectToObject(t, "this_run"), &r->run_totals);
-	cJSON_AddNumberToObject(o, "wall_s", r->wall_s);
-	cJSON *cs = cJSON_AddArrayToObject(o, "candidates");
-	for (int i = 0; i < r->n; i++)
-		cJSON_AddItemToArray(cs, candidate_json(&r->c[i]));
-	return o;
-}
-
-static int write_json(const char *path, cJSON *o)
-{
-	char *j = cJSON_Print(o);
-	size_t n = strlen(j);
-	j = realloc(j, n + 2);
-	j[n] = '\n';
-	j[n + 1] = 0;
-	int e = file_write_atomic(path, j, n + 1);
-	free(j);
-	return e;
-}
-
-static double num(cJSON *o, const char *k)
-{
-	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
-void state_load_totals(Search *s)
-{
-	char *text;
-	size_t len;
-	memset(&s->prior, 0, sizeof s->prior);
-	s->prior_runs = 0;
-	if (file_read(s->a, arena_printf(s->a, "%s/report.json", s->cfg->state_dir), &text,
-	              &len))
-		return;
-	cJSON *o = cJSON_Parse(text);
-	cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "llm");
-	if (cJSON_IsObject(t)) {
-		s->prior.calls = (long)num(t, "calls");
-		s->prior.tokens_in = (long)num(t, "tokens_in");
-		s->prior.tokens_out = (long)num(t, "tokens_out");
-		s->prior.usd = num(t, "cost_usd");
-		s->prior.cache_hits = (long)num(t, "cache_hits");
-		s->prior_runs = num(t, "runs") > 0 ? (int)num(t, "runs") : 1;
-	}
-	cJSON_Delete(o);
-}
-
-/* This run's totals and the whole search's (the earlier runs' added). */
-static void totals_now(Search *s)
-{
-	SearchResult *r = s->r;
-	r->runs = s->prior_runs + 1;
-	r->run_totals = s->cfg->llm ? llm_totals(s->cfg->llm) : (LlmTotals){0};
-	r->totals = r->run_totals;
-	r->totals.calls += s->prior.calls;
-	r->totals.tokens_in += s->prior.tokens_in;
-	r->totals.tokens_out += s->prior.tokens_out;
-	r->totals.usd += s->prior.usd;
-	r->totals.cache_hits += s->prior.cache_hits;
-}
-
-void state_save(Search *s)
-{
-	totals_now(s);
-	cJSON *o = result_json(s->r, s->cfg->orig, s->cfg->target->name);
-	write_json(arena_printf(s->a, "%s/report.json", s->cfg->state_dir), o);
-	cJSON_Delete(o);
-}
 
 /* ---- HTML ------------------------------------------------------------------- */
 
@@ -362,10 +211,7 @@ int report_write(Arena *a, const char *path, const SearchResult *r, const Unit *
 		char *h = html(a, r, orig, target);
 		return file_write_atomic(path, h, strlen(h));
 	}
-	cJSON *o = result_json(r, orig, target);
-	int e = write_json(path, o);
-	cJSON_Delete(o);
-	return e;
+	return store_write(path, r, orig, target);
 }
 
 /* ---- the output's header ---------------------------------------------------------- */

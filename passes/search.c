@@ -25,41 +25,6 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *search_stop_name(StopReason st)
-{
-	static const char *const n[] = {"done", "budget", "interrupted", "provider", "tool"};
-	return n[st];
-}
-
-int search_add(Search *s, const Candidate *c)
-{
-	SearchResult *r = s->r;
-	Candidate k = *c;
-	k.id = r->n;
-	const char *dir = arena_printf(s->a, "%s/candidates", s->cfg->state_dir);
-	file_mkdirs(dir, 0755);
-	k.file = arena_printf(s->a, "%s/%04d%s", dir, k.id, s->ext);
-	if (k.text)
-		file_write_atomic(k.file, k.text, k.len);
-	if (!k.tune)
-		k.tune = "";
-	ARENA_PUSH(s->a, r->c, r->n, r->cap, k);
-	return k.id;
-}
-
-int search_chain(const SearchResult *r, int id, int *ids, int max)
-{
-	int n = 0;
-	for (int k = id; k >= 0 && n < max; k = r->c[k].parent)
-		ids[n++] = k;
-	for (int i = 0; i < n / 2; i++) {
-		int t = ids[i];
-		ids[i] = ids[n - 1 - i];
-		ids[n - 1 - i] = t;
-	}
-	return n;
-}
-
 static bool stopped(Search *s)
 {
 	return s->cfg->stop && *s->cfg->stop;
@@ -360,15 +325,6 @@ static bool budget_left(Search *s)
 	return false;
 }
 
-/* Can a new version of the code cure this rejection? Not when the
- * verifier doubts the measurement itself (implausible: the time is below
- * the device's floor), and not for a duplicate: its code already had its
- * verdict and its own repair. docs/search.md, "Repairs". */
-bool search_repairable(const Candidate *c)
-{
-	return !c->correct && !c->duplicate && c->reason != VR_IMPLAUSIBLE;
-}
-
 /* Evaluate the candidates ids[0..n) (verify, measure), then send one batch
  * of repair requests for those rejected that a repair can cure, evaluate
  * the repairs, and so on for up to R rounds; then tune what verified.
@@ -421,7 +377,7 @@ static int evaluate_all(Search *s, const int *ids, int n, int step)
 				k.text = x.code, k.len = strlen(x.code);
 			else
 				k.reason = VR_PARSE, k.why = err;
-			cur[i] = search_add(s, &k);
+			cur[i] = store_add(s, &k);
 		}
 		n = need;
 	}
@@ -453,7 +409,7 @@ static int from_answer(Search *s, int parent, int step, const char *option, cons
 		k.text = x.code, k.len = strlen(x.code);
 	else
 		k.reason = VR_PARSE, k.why = arena_printf(s->a, "%s", err);
-	return search_add(s, &k);
+	return store_add(s, &k);
 }
 
 /* ---- one step -------------------------------------------------------------------- */
@@ -531,7 +487,7 @@ static int select_beam(Search *s, int from, int *beam, int nbeam)
 	int n = 0;
 	for (int i = from; i < s->r->n; i++) {
 		Candidate *c = &s->r->c[i];
-		c->gain = search_gain(s, c);
+		c->gain = store_gain(s, c);
 		if (c->gain)
 			ids[n++] = i;
 	}
@@ -604,7 +560,7 @@ static int start(Search *s)
 	s->r->unit = cfg->target->unit;
 	Candidate o = {.parent = -1, .option = "", .plan = "", .provider = "",
 	               .text = cfg->orig->text, .len = cfg->orig->len, .repair_of = -1};
-	search_add(s, &o);
+	store_add(s, &o);
 	if (eval_candidate(s, 0, true) != 0 || !s->r->c[0].correct) {
 		diag_error("%s: the input does not verify against itself (%s)", cfg->orig->path,
 		           s->r->c[0].why ? s->r->c[0].why : "tool failure");
