@@ -15,7 +15,7 @@
  * NULL-terminated arena vector, *n words; NULL with *why on a quote left
  * open. */
 const char **runner_split(Arena *a, const char *cmd, int *n, const char **why);
-/* s quoted for a POSIX shell: 'it'\''s'. */
+/* s quoted for a POSIX shell: 'it'\''s' (proc.c, as proc_cmdline quotes). */
 char *runner_shq(Arena *a, const char *s);
 /* The shell script line that runs spec with its limits (ulimit, timeout,
  * env -i with PATH and HOME from there plus spec->env_extra), in cwd.

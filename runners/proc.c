@@ -8,7 +8,7 @@
  * poll() so a child that writes a lot never blocks against a full pipe.
  */
 #define _GNU_SOURCE
-#include "runner.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -370,19 +370,23 @@ char *proc_cmdline(Arena *a, const char *const *argv)
 		const char *s = argv[i];
 		if (i)
 			sb_addc(&sb, ' ');
-		if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		                    "0123456789-_./=:,+@%") == strlen(s)) {
-			sb_adds(&sb, s);
-			continue;
-		}
-		sb_addc(&sb, '\'');
-		for (; *s; s++)
-			if (*s == '\'')
-				sb_adds(&sb, "'\\''");
-			else
-				sb_addc(&sb, *s);
-		sb_addc(&sb, '\'');
+		bool plain = *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		                             "0123456789-_./=:,+@%") == strlen(s);
+		sb_adds(&sb, plain ? s : runner_shq(a, s));
 	}
+	return sb_to_arena(&sb, a);
+}
+
+char *runner_shq(Arena *a, const char *s)
+{
+	Strbuf sb = STRBUF_INIT;
+	sb_addc(&sb, '\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			sb_adds(&sb, "'\\''");
+		else
+			sb_addc(&sb, *s);
+	sb_addc(&sb, '\'');
 	return sb_to_arena(&sb, a);
 }
 

@@ -17,6 +17,37 @@
 
 #include "../support/support.h"
 
+/* ---- argument vectors (strvec.c) -------------------------------------------- */
+
+/* An argument vector built a word at a time, as git's strvec: v is
+ * NULL-terminated after every push (an argv for ProcSpec at any moment);
+ * words and array live in the arena. Strvec v = STRVEC_INIT(arena). */
+typedef struct {
+	Arena *a;
+	const char **v;
+	size_t n, cap;
+} Strvec;
+#define STRVEC_INIT(arena) {.a = (arena)}
+
+void strvec_push(Strvec *v, const char *s);
+void strvec_pushf(Strvec *v, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* Each argument up to a NULL. */
+void strvec_pushl(Strvec *v, ...);
+/* Each word of a NULL-terminated list (NULL: none). */
+void strvec_pushv(Strvec *v, const char *const *words);
+/* Each word with prefix in front: ("-I", dirs) -> -Idir ... */
+void strvec_pushv_prefix(Strvec *v, const char *prefix, const char *const *words);
+void strvec_clear(Strvec *v);
+
+/* ---- scratch directories (scratch.c) ----------------------------------------- */
+
+/* A fresh directory PREFIX-XXXXXX (mode 0700) under dir (NULL: $TMPDIR,
+ * else /tmp): the one way kcc makes a working directory. Its arena path,
+ * or NULL with errno set. */
+char *scratch_make(Arena *a, const char *dir, const char *prefix);
+/* Remove it and everything in it (links are removed, never followed). */
+void scratch_remove(const char *path);
+
 /* How far a command is fenced off from the user (isolate.c). */
 typedef enum {
 	PROC_PLAIN,     /* kcc's own tools on kcc's own files (diff, nvidia-smi) */

@@ -171,32 +171,27 @@ static const char *submit(Runner *self, Arena *a, const char *script, const Proc
 		mem = 4096;
 	if (s->node_mem && mem > s->node_mem)
 		mem = s->node_mem;
-	const char **argv = NULL;
-	size_t na = 0, cap = 0;
-	const char *fixed[] = {"sbatch", "--parsable", "--job-name", s->name, "--nodes=1",
-	                       "--ntasks=1", "--output=/dev/null",
-	                       /* the job sees none of kcc's environment but these */
-	                       "--export=PATH,HOME,USER,LD_LIBRARY_PATH",
-	                       arena_printf(a, "--error=%s.slurm-err", script),
-	                       arena_printf(a, "--time=%d", (int)ceil((t + 60) / 60)),
-	                       arena_printf(a, "--mem=%lluM", (unsigned long long)mem),
-	                       arena_printf(a, "--chdir=%s", s->dir)};
-	for (size_t i = 0; i < ARRAY_LEN(fixed); i++)
-		ARENA_PUSH(a, argv, na, cap, fixed[i]);
+	Strvec argv = STRVEC_INIT(a);
+	strvec_pushl(&argv, "sbatch", "--parsable", "--job-name", s->name, "--nodes=1",
+	             "--ntasks=1", "--output=/dev/null",
+	             /* the job sees none of kcc's environment but these */
+	             "--export=PATH,HOME,USER,LD_LIBRARY_PATH", NULL);
+	strvec_pushf(&argv, "--error=%s.slurm-err", script);
+	strvec_pushf(&argv, "--time=%d", (int)ceil((t + 60) / 60));
+	strvec_pushf(&argv, "--mem=%lluM", (unsigned long long)mem);
+	strvec_pushf(&argv, "--chdir=%s", s->dir);
 	if (s->partition)
-		ARENA_PUSH(a, argv, na, cap, arena_printf(a, "--partition=%s", s->partition));
+		strvec_pushf(&argv, "--partition=%s", s->partition);
 	if (s->account)
-		ARENA_PUSH(a, argv, na, cap, arena_printf(a, "--account=%s", s->account));
+		strvec_pushf(&argv, "--account=%s", s->account);
 	if (s->qos)
-		ARENA_PUSH(a, argv, na, cap, arena_printf(a, "--qos=%s", s->qos));
+		strvec_pushf(&argv, "--qos=%s", s->qos);
 	if (excl)
-		ARENA_PUSH(a, argv, na, cap, "--exclusive");
+		strvec_push(&argv, "--exclusive");
 	if (n)
-		ARENA_PUSH(a, argv, na, cap, arena_printf(a, "--array=0-%d", n - 1));
-	for (int i = 0; i < s->nextra; i++)
-		ARENA_PUSH(a, argv, na, cap, s->extra[i]);
-	ARENA_PUSH(a, argv, na, cap, script);
-	ARENA_PUSH(a, argv, na, cap, NULL);
+		strvec_pushf(&argv, "--array=0-%d", n - 1);
+	strvec_pushv(&argv, s->extra);
+	strvec_push(&argv, script);
 	/* A Ctrl-C while sbatch runs waits until its job has an id, so the
 	 * handler's scancel finds the job (sbatch runs in its own process
 	 * group and would submit it anyway). */
@@ -207,7 +202,7 @@ static const char *submit(Runner *self, Arena *a, const char *script, const Proc
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	const char *err;
-	const char *out = slurm_cmd(a, argv, &err);
+	const char *out = slurm_cmd(a, argv.v, &err);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!out || !*out) {
 		self->error = arena_printf(s->a, "sbatch refused the job: %s",
@@ -358,10 +353,7 @@ static void slurm_cleanup(Runner *self)
 	if (!s->dir)
 		return;
 	cancel_all(s->a, s);
-	const char *rm[] = {"rm", "-rf", s->dir, NULL};
-	ProcSpec ps = {.argv = rm, .timeout_s = 60};
-	ProcResult r;
-	proc_run(s->a, &ps, &r);
+	scratch_remove(s->dir);
 	s->dir = NULL;
 }
 
@@ -446,8 +438,8 @@ Runner *runner_slurm(Arena *a, const char *spec, const char *tmpdir, const char 
 		                    strerror(errno));
 		return NULL;
 	}
-	char *dir = arena_printf(a, "%s/kcc-slurm-XXXXXX", base);
-	if (!mkdtemp(dir)) {
+	char *dir = scratch_make(a, base, "kcc-slurm");
+	if (!dir) {
 		*why = arena_printf(a, "cannot make a dir in %s: %s", base, strerror(errno));
 		return NULL;
 	}
@@ -478,14 +470,11 @@ Runner *runner_slurm(Arena *a, const char *spec, const char *tmpdir, const char 
 	unsigned long cpus = strtoul(end, NULL, 10);
 	if (cpus > 1)
 		s->node_mem /= cpus;
-	const char *scancel[] = {"scancel", "--name", s->name, NULL};
-	const char **sc = arena_alloc(a, sizeof scancel);
-	memcpy(sc, scancel, sizeof scancel);
-	runner_on_signal(sc);
-	const char *rm[] = {"rm", "-rf", dir, NULL};
-	const char **rmv = arena_alloc(a, sizeof rm);
-	memcpy(rmv, rm, sizeof rm);
-	runner_on_signal(rmv);
+	Strvec scancel = STRVEC_INIT(a), rm = STRVEC_INIT(a);
+	strvec_pushl(&scancel, "scancel", "--name", s->name, NULL);
+	runner_on_signal(scancel.v);
+	strvec_pushl(&rm, "rm", "-rf", dir, NULL);
+	runner_on_signal(rm.v);
 	if (check_shared(r, a, why)) {
 		slurm_cleanup(r);
 		return NULL;

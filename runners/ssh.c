@@ -46,40 +46,28 @@ typedef struct {
 static const char **ssh_argv(Arena *a, Ssh *s, bool control_only, const char *op,
                              const char *remote)
 {
-	const char **v = NULL;
-	size_t n = 0, cap = 0;
-	ARENA_PUSH(a, v, n, cap, "env");
-	ARENA_PUSH(a, v, n, cap, "-i");
+	Strvec v = STRVEC_INIT(a);
+	strvec_pushl(&v, "env", "-i", NULL);
 	static const char *const keep[] = {"HOME", "USER", "LOGNAME", "PATH", "SSH_AUTH_SOCK",
 	                                   "KRB5CCNAME"};
 	for (size_t i = 0; i < ARRAY_LEN(keep); i++) {
 		const char *val = getenv(keep[i]);
 		if (val)
-			ARENA_PUSH(a, v, n, cap, arena_printf(a, "%s=%s", keep[i], val));
+			strvec_pushf(&v, "%s=%s", keep[i], val);
 	}
-	for (int i = 0; i < s->nwords; i++)
-		ARENA_PUSH(a, v, n, cap, s->words[i]);
-	const char *opts[] = {"-o", arena_printf(a, "ControlPath=%s", s->ctl), "-o",
-	                      "ControlMaster=auto", "-o", "ControlPersist=120", "-o",
-	                      "BatchMode=yes", "-o", "ServerAliveInterval=5", "-o",
-	                      "ServerAliveCountMax=3", "-o", "ConnectTimeout=15"};
-	for (size_t i = 0; i < ARRAY_LEN(opts); i++)
-		ARENA_PUSH(a, v, n, cap, opts[i]);
-	if (s->port) {
-		ARENA_PUSH(a, v, n, cap, "-p");
-		ARENA_PUSH(a, v, n, cap, s->port);
-	}
-	if (op) {
-		ARENA_PUSH(a, v, n, cap, "-O");
-		ARENA_PUSH(a, v, n, cap, op);
-	}
-	ARENA_PUSH(a, v, n, cap, s->dest);
-	if (!control_only) {
-		ARENA_PUSH(a, v, n, cap, "--");
-		ARENA_PUSH(a, v, n, cap, arena_printf(a, "sh -c %s", runner_shq(a, remote)));
-	}
-	ARENA_PUSH(a, v, n, cap, NULL);
-	return v;
+	strvec_pushv(&v, s->words);
+	strvec_pushl(&v, "-o", arena_printf(a, "ControlPath=%s", s->ctl), "-o",
+	             "ControlMaster=auto", "-o", "ControlPersist=120", "-o", "BatchMode=yes", "-o",
+	             "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3", "-o",
+	             "ConnectTimeout=15", NULL);
+	if (s->port)
+		strvec_pushl(&v, "-p", s->port, NULL);
+	if (op)
+		strvec_pushl(&v, "-O", op, NULL);
+	strvec_push(&v, s->dest);
+	if (!control_only)
+		strvec_pushl(&v, "--", arena_printf(a, "sh -c %s", runner_shq(a, remote)), NULL);
+	return v.v;
 }
 
 static int ssh_raw(Arena *a, Ssh *s, const char *script, const char *in, size_t inlen,
@@ -205,17 +193,15 @@ static int ssh_put(Runner *self, Arena *a, const char *const *paths)
 /* argv and cwd as seen there: the script line that runs spec. */
 static const char *run_script(Arena *a, Ssh *s, const ProcSpec *spec)
 {
-	const char **argv = NULL;
-	size_t n = 0, cap = 0;
+	Strvec argv = STRVEC_INIT(a);
 	for (int i = 0; spec->argv[i]; i++) {
 		const char *m = map(a, s, spec->argv[i]);
 		/* A tool found here (/usr/local/cuda/bin/nvcc) is the remote's own. */
 		if (i == 0 && m == spec->argv[i] && strchr(m, '/'))
 			m = strrchr(m, '/') + 1;
-		ARENA_PUSH(a, argv, n, cap, m);
+		strvec_push(&argv, m);
 	}
-	ARENA_PUSH(a, argv, n, cap, NULL);
-	return runner_script(a, spec, argv, spec->cwd ? map(a, s, spec->cwd) : s->root);
+	return runner_script(a, spec, argv.v, spec->cwd ? map(a, s, spec->cwd) : s->root);
 }
 
 static int ssh_run(Runner *self, Arena *a, const ProcSpec *spec, ProcResult *r)
@@ -364,8 +350,7 @@ static void ssh_cleanup(Runner *self)
 		        &r);
 	ProcSpec ps = {.argv = ssh_argv(a, s, true, "exit", NULL), .timeout_s = 10};
 	proc_run(a, &ps, &r);
-	unlink(s->ctl);
-	rmdir(s->ctldir);
+	scratch_remove(s->ctldir);
 	s->ctl = NULL;
 }
 
@@ -415,10 +400,10 @@ Runner *runner_ssh(Arena *a, const char *url, const char *tmpdir, const char **w
 		*why = arena_printf(a, "KCC_SSH: %s", s->words ? "no command" : *why);
 		return NULL;
 	}
-	const char *tmp = tmpdir ? tmpdir : getenv("TMPDIR");
-	char *dir = arena_printf(a, "%s/kcc-ssh-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		*why = arena_printf(a, "cannot make a temp dir in %s: %s", tmp, strerror(errno));
+	char *dir = scratch_make(a, tmpdir, "kcc-ssh");
+	if (!dir) {
+		*why = arena_printf(a, "cannot make a temp dir in %s: %s",
+		                    tmpdir ? tmpdir : getenv("TMPDIR"), strerror(errno));
 		return NULL;
 	}
 	s->ctldir = dir;
@@ -450,8 +435,8 @@ Runner *runner_ssh(Arena *a, const char *url, const char *tmpdir, const char **w
 	runner_on_signal(ssh_argv(a, s, false, NULL,
 	                          arena_printf(a, "rm -rf %s", runner_shq(a, s->root))));
 	runner_on_signal(ssh_argv(a, s, true, "exit", NULL));
-	const char **rm = arena_alloc(a, 4 * sizeof *rm);
-	rm[0] = "rm", rm[1] = "-rf", rm[2] = s->ctldir;
-	runner_on_signal(rm);
+	Strvec rm = STRVEC_INIT(a);
+	strvec_pushl(&rm, "rm", "-rf", s->ctldir, NULL);
+	runner_on_signal(rm.v);
 	return r;
 }
