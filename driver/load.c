@@ -11,8 +11,8 @@ IrOptions driver_ir_options(const Options *o)
 	IrOptions io = {.clang_args = (const char **)o->parse_args, .nclang_args = o->nparse_args};
 	if (o->target) {
 		io.lang_set = true;
-		io.lang = strcmp(o->target, "cuda") == 0 ? LANG_CUDA : LANG_C;
 		const Target *t = target_find(o->target);
+		io.lang = t ? t->lang : LANG_C;
 		io.target_args = t ? t->parse_args : NULL;
 	}
 	return io;

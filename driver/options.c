@@ -341,12 +341,18 @@ static int apply(Options *o, const Opt *opt, const char *val)
 		}
 		break;
 	case O_TARGET:
-		if (strcmp(val, "cuda") && strcmp(val, "cpu") && strcmp(val, "riscv64")) {
-			static const char *const t[] = {"cuda", "cpu", "riscv64"};
+		if (!target_find(val)) {
+			const char *const *t = target_names();
+			size_t n = 0;
+			while (t[n])
+				n++;
 			diag_error("unknown target '%s'", val);
-			const char *near = nearest_word(val, t, 3);
-			diag_note(near ? "did you mean '%s'?" : "targets are cuda, cpu and riscv64%s",
-			          near ? near : "");
+			const char *near = nearest_word(val, t, n);
+			Strbuf all = STRBUF_INIT;
+			for (size_t i = 0; i < n; i++)
+				sb_addf(&all, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " and ", t[i]);
+			diag_note(near ? "did you mean '%s'?" : "targets are %s", near ? near : sb_str(&all));
+			sb_release(&all);
 			return EXIT_USER;
 		}
 		o->target = val;
@@ -573,6 +579,8 @@ void options_print_help(void)
 			usage_name(&OPTS[k], name, sizeof name);
 			printf("  %-30s %s%s\n", name, OPTS[k].help,
 			       OPTS[k].id == O_LATER ? " [not implemented yet]" : "");
+			for (const Target *const *t = target_table(); OPTS[k].id == O_TARGET && *t; t++)
+				printf("  %-30s   %-8s %s\n", "", (*t)->name, (*t)->about);
 		}
 	}
 	printf("\nExit status: 0 output written, 1 bad input or options, 2 no verified gain\n"

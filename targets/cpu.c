@@ -5,19 +5,12 @@
  * (verify/templates/kcc_cpu.h). The hardware comes from /proc/cpuinfo and
  * /sys/devices/system/cpu/cpu0/cache.
  */
-#include "target.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static void add_flags(Arena *a, const char ***argv, size_t *n, size_t *cap,
-                      const char *pre, const char *const *vals)
-{
-	for (int i = 0; vals && vals[i]; i++)
-		ARENA_PUSH(a, *argv, *n, *cap, arena_printf(a, "%s%s", pre, vals[i]));
-}
 
 /* The compiler and its fixed flags. */
 static const char *FIXED[] = {"cc", "-std=gnu17", "-O2", "-march=native", "-fopenmp",
@@ -37,34 +30,12 @@ static int cpu_build(const Target *t, Arena *a, const TargetBuild *b, TargetBuil
 {
 	(void)t;
 	const TargetProject *pj = b->project ? target_project() : NULL;
-	const char **argv = NULL;
-	size_t n = 0, cap = 0;
-	ARENA_PUSH(a, argv, n, cap, compiler(pj));
+	Strvec argv = STRVEC_INIT(a);
+	strvec_push(&argv, compiler(pj));
 	for (size_t i = 1; i < ARRAY_LEN(FIXED); i++)
-		ARENA_PUSH(a, argv, n, cap, FIXED[i]);
-	add_flags(a, &argv, &n, &cap, "-D", b->defines);
-	add_flags(a, &argv, &n, &cap, "-I", b->incdirs);
-	add_flags(a, &argv, &n, &cap, "", b->flags);
-	/* the project's flags after kcc's: its -O3 or -march wins, as on a
-	 * command line; then the candidate's own (-O2's flag search) */
-	if (pj)
-		add_flags(a, &argv, &n, &cap, "", pj->cflags);
-	add_flags(a, &argv, &n, &cap, "", b->cand_flags);
-	const char *tail[] = {"-o", b->exe, b->src, "-lm", NULL};
-	for (size_t i = 0; i < ARRAY_LEN(tail); i++)
-		ARENA_PUSH(a, argv, n, cap, tail[i]);
-	ProcSpec ps = {.argv = argv, .cwd = b->dir,
-	               .timeout_s = b->timeout_s > 0 ? b->timeout_s : 300,
-	               .sandbox = PROC_SANDBOX};
-	ProcResult r;
-	runner_exec(b->runner, a, &ps, b->put, NULL, &r);
-	out->ok = proc_ok(&r);
-	out->cmdline = proc_cmdline(a, argv);
-	out->log = arena_printf(a, "%s%s%s", r.err, r.out,
-	                        proc_ok(&r) || r.exit_code > 0 ? ""
-	                                                       : proc_describe(a, &ps, &r));
-	out->wall_s = r.wall_s;
-	return out->ok ? 0 : -1;
+		strvec_push(&argv, FIXED[i]);
+	target_build_tail(&argv, b, pj ? pj->cflags : NULL, "-lm");
+	return target_compile(a, b, argv.v, b->runner, PROC_SANDBOX, out);
 }
 
 static int cpu_run(const Target *t, Arena *a, const TargetRun *r, ProcResult *out)
@@ -165,9 +136,19 @@ static int cpu_describe(const Target *t, Arena *a, TargetInfo *out)
 	return 0;
 }
 
-/* callgrind.c and peaks.c */
-int cpu_profile(const Target *t, Arena *a, const TargetProfileRun *r, Profile *out);
-int cpu_peaks(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *out);
+/* perf stat's hardware counters when they work (perf.c), else callgrind's
+ * simulation (callgrind.c); the profile's notes say which tool ran. */
+static int cpu_profile(const Target *t, Arena *a, const TargetProfileRun *r, Profile *out)
+{
+	if (perf_works(a))
+		return perf_profile(a, r, out);
+	if (!target_which(a, "valgrind", NULL)) {
+		profile_note(a, out, "neither perf's hardware counters nor valgrind are available: "
+		                     "no profile, measurements only");
+		return -1;
+	}
+	return callgrind_profile(t, a, r, out);
+}
 
 /* valgrind cannot decode AVX-512: the profile build keeps -march=native's
  * other extensions. */
@@ -183,6 +164,8 @@ static const char *const SANITIZE_FLAGS[] = {"-fsanitize=address,undefined",
 
 const Target target_cpu = {
     .name = "cpu",
+    .about = "C kernels built with the system compiler (cc -O2 -march=native -fopenmp), "
+             "timed here",
     .lang = LANG_C,
     .src_ext = ".c",
     .runtime = "kcc_cpu.h",

@@ -9,34 +9,16 @@
  * (verify/templates/kcc_cuda.h), checked with compute-sanitizer when it is
  * installed.
  *
- * The hardware description comes from a tiny query program built and run
- * once; its answer is cached in the process and on disk under
- * $XDG_CACHE_HOME/kcc (keyed by the GPU's UUID), because nvcc takes seconds.
+ * The hardware description comes from a tiny query program
+ * (programs/cuda_query.cu) built and run once; its answer is cached in the
+ * process and on disk under $XDG_CACHE_HOME/kcc (keyed by the GPU's UUID),
+ * because nvcc takes seconds.
  */
-#include "target.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-static const char *const CUDA_DIRS[] = {"/usr/local/cuda/bin", NULL};
-
-static const char QUERY_SRC[] =
-    "#include <cstdio>\n#include <cuda_runtime.h>\n"
-    "int main(){int n=0;if(cudaGetDeviceCount(&n)!=cudaSuccess||n==0){"
-    "printf(\"present 0\\n\");return 1;}\n"
-    "cudaDeviceProp p;cudaGetDeviceProperties(&p,0);int clk=0,mclk=0,bus=0;\n"
-    "cudaDeviceGetAttribute(&clk,cudaDevAttrClockRate,0);\n"
-    "cudaDeviceGetAttribute(&mclk,cudaDevAttrMemoryClockRate,0);\n"
-    "cudaDeviceGetAttribute(&bus,cudaDevAttrGlobalMemoryBusWidth,0);\n"
-    "printf(\"present 1\\nname %s\\ncc %d%d\\nsms %d\\nl2 %d\\nmem %zu\\n"
-    "clock_khz %d\\nmemclock_khz %d\\nbus_bits %d\\n\",p.name,p.major,p.minor,"
-    "p.multiProcessorCount,p.l2CacheSize,p.totalGlobalMem,clk,mclk,bus);\n"
-    "printf(\"smem_block %zu\\nsmem_optin %zu\\nsmem_sm %zu\\nregs_block %d\\n"
-    "regs_sm %d\\nthreads_sm %d\\n\",p.sharedMemPerBlock,p.sharedMemPerBlockOptin,"
-    "p.sharedMemPerMultiprocessor,p.regsPerBlock,p.regsPerMultiprocessor,"
-    "p.maxThreadsPerMultiProcessor);return 0;}\n";
 
 /* The process-wide cache of the description: the hardware does not change
  * while kcc runs. Strings are malloc'd copies, not arena memory. */
@@ -111,13 +93,14 @@ static const char *cache_path(Arena *a, const char *smi)
 static char *run_query(Arena *a, const char *arch)
 {
 	const char *nvcc = target_which(a, "nvcc", CUDA_DIRS);
-	const char *tmp = getenv("TMPDIR");
-	char *dir = arena_printf(a, "%s/kcc-query-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!nvcc || !mkdtemp(dir))
+	size_t len;
+	const char *query = target_program("cuda_query.cu", &len);
+	char *dir = nvcc && query ? scratch_make(a, NULL, "kcc-query") : NULL;
+	if (!dir)
 		return NULL;
 	char *src = arena_printf(a, "%s/q.cu", dir), *exe = arena_printf(a, "%s/q", dir);
 	char *out = NULL;
-	if (file_write_atomic(src, QUERY_SRC, sizeof QUERY_SRC - 1) == 0) {
+	if (file_write_atomic(src, query, len) == 0) {
 		const char *gen = arena_printf(a, "arch=compute_%s,code=%s", arch + 3, arch);
 		const char *cc[] = {nvcc, "-gencode", gen, "-o", exe, src, NULL};
 		ProcSpec ps = {.argv = cc, .timeout_s = 120};
@@ -129,35 +112,29 @@ static char *run_query(Arena *a, const char *arch)
 				out = r.out;
 		}
 	}
-	unlink(src);
-	unlink(exe);
-	rmdir(dir);
+	scratch_remove(dir);
 	return out;
 }
 
 /* nvcc's fixed flags for arch, after the compiler's path. */
-static const char *const *cuda_flags(Arena *a, const char *arch, size_t *n)
+static void cuda_flags(Strvec *v, const char *arch)
 {
-	const char *f[] = {"-std=c++17", "-O3", "-lineinfo", "-gencode",
-	                   arena_printf(a, "arch=compute_%s,code=%s", arch + 3, arch),
-	                   "-Xcompiler", "-fopenmp", "-Xcompiler", "-Wall",
-	                   "-Wno-deprecated-gpu-targets"};
-	const char **v = arena_alloc(a, sizeof f);
-	memcpy(v, f, sizeof f);
-	*n = ARRAY_LEN(f);
-	return v;
+	strvec_pushl(v, "-std=c++17", "-O3", "-lineinfo", "-gencode", NULL);
+	strvec_pushf(v, "arch=compute_%s,code=%s", arch + 3, arch);
+	strvec_pushl(v, "-Xcompiler", "-fopenmp", "-Xcompiler", "-Wall",
+	             "-Wno-deprecated-gpu-targets", NULL);
 }
 
 static void fill_info(Arena *a, const char *text, const char *arch, TargetInfo *o)
 {
 	memset(o, 0, sizeof *o);
 	o->arch = arch;
-	size_t nf;
-	const char *const *f = cuda_flags(a, arch, &nf);
+	Strvec f = STRVEC_INIT(a);
+	cuda_flags(&f, arch);
 	Strbuf sb = STRBUF_INIT;
 	sb_adds(&sb, "nvcc");
-	for (size_t i = 0; i < nf; i++)
-		sb_addf(&sb, " %s", f[i]);
+	for (size_t i = 0; i < f.n; i++)
+		sb_addf(&sb, " %s", f.v[i]);
 	sb_adds(&sb, " -o harness harness.cu -lgomp (the harness #includes your file)");
 	o->build_line = sb_to_arena(&sb, a);
 	o->present = text && num(a, text, "present") == 1;
@@ -227,37 +204,11 @@ static int cuda_build(const Target *t, Arena *a, const TargetBuild *b, TargetBui
 	}
 	TargetInfo info;
 	t->describe(t, a, &info);
-	const char **argv = NULL;
-	size_t n = 0, cap = 0;
-	size_t nf;
-	const char *const *fixed = cuda_flags(a, info.arch, &nf);
-	ARENA_PUSH(a, argv, n, cap, nvcc);
-	for (size_t i = 0; i < nf; i++)
-		ARENA_PUSH(a, argv, n, cap, fixed[i]);
-	for (int i = 0; b->defines && b->defines[i]; i++)
-		ARENA_PUSH(a, argv, n, cap, arena_printf(a, "-D%s", b->defines[i]));
-	for (int i = 0; b->incdirs && b->incdirs[i]; i++)
-		ARENA_PUSH(a, argv, n, cap, arena_printf(a, "-I%s", b->incdirs[i]));
-	for (int i = 0; b->flags && b->flags[i]; i++)
-		ARENA_PUSH(a, argv, n, cap, b->flags[i]);
-	for (int i = 0; pj && pj->nvcc_flags && pj->nvcc_flags[i]; i++)
-		ARENA_PUSH(a, argv, n, cap, pj->nvcc_flags[i]);
-	for (int i = 0; b->cand_flags && b->cand_flags[i]; i++)
-		ARENA_PUSH(a, argv, n, cap, b->cand_flags[i]);
-	const char *tail[] = {"-o", b->exe, b->src, "-lgomp", NULL};
-	for (size_t i = 0; i < ARRAY_LEN(tail); i++)
-		ARENA_PUSH(a, argv, n, cap, tail[i]);
-	ProcSpec ps = {.argv = argv, .cwd = b->dir,
-	               .timeout_s = b->timeout_s > 0 ? b->timeout_s : 300,
-	               .sandbox = PROC_SANDBOX};
-	ProcResult r;
-	runner_exec(b->runner, a, &ps, b->put, NULL, &r);
-	out->ok = proc_ok(&r);
-	out->cmdline = proc_cmdline(a, argv);
-	out->log = arena_printf(a, "%s%s%s", r.err, r.out,
-	                        out->ok || r.exit_code > 0 ? "" : proc_describe(a, &ps, &r));
-	out->wall_s = r.wall_s;
-	return out->ok ? 0 : -1;
+	Strvec argv = STRVEC_INIT(a);
+	strvec_push(&argv, nvcc);
+	cuda_flags(&argv, info.arch);
+	target_build_tail(&argv, b, pj ? pj->nvcc_flags : NULL, "-lgomp");
+	return target_compile(a, b, argv.v, b->runner, PROC_SANDBOX, out);
 }
 
 static int cuda_run(const Target *t, Arena *a, const TargetRun *r, ProcResult *out)
@@ -278,17 +229,12 @@ static int cuda_sanitize(const Target *t, Arena *a, const TargetRun *r, TargetSa
 	out->ran = true;
 	static const char *const tools[] = {"memcheck", "racecheck", "initcheck", "synccheck"};
 	for (size_t i = 0; i < ARRAY_LEN(tools); i++) {
-		const char **argv = NULL;
-		size_t n = 0, cap = 0;
-		const char *pre[] = {cs, "--tool", tools[i], "--error-exitcode", "86",
-		                     "--print-limit", "20"};
-		for (size_t k = 0; k < ARRAY_LEN(pre); k++)
-			ARENA_PUSH(a, argv, n, cap, pre[k]);
-		for (int k = 0; r->argv[k]; k++)
-			ARENA_PUSH(a, argv, n, cap, r->argv[k]);
-		ARENA_PUSH(a, argv, n, cap, NULL);
+		Strvec argv = STRVEC_INIT(a);
+		strvec_pushl(&argv, cs, "--tool", tools[i], "--error-exitcode", "86", "--print-limit",
+		             "20", NULL);
+		strvec_pushv(&argv, r->argv);
 		TargetRun sr = *r;
-		sr.argv = argv;
+		sr.argv = argv.v;
 		sr.timeout_s = (r->timeout_s > 0 ? r->timeout_s : 10) * 30;
 		ProcResult pr;
 		target_run_proc(a, &sr, false, &pr);
@@ -303,15 +249,12 @@ static int cuda_sanitize(const Target *t, Arena *a, const TargetRun *r, TargetSa
 	return 0;
 }
 
-/* ncu.c and peaks.c */
-int cuda_profile(const Target *t, Arena *a, const TargetProfileRun *r, Profile *out);
-int cuda_peaks(const Target *t, Arena *a, const char *cache_dir, ProfilePeaks *out);
-
 /* ptxas's resource report, the fallback profile when ncu is missing. */
 static const char *const PROFILE_FLAGS[] = {"-Xptxas", "-v", NULL};
 
 const Target target_cuda = {
     .name = "cuda",
+    .about = "CUDA kernels built with nvcc for the GPU present, timed with CUDA events",
     .lang = LANG_CUDA,
     .src_ext = ".cu",
     .runtime = "kcc_cuda.h",

@@ -16,27 +16,11 @@
  * measurement taken on a busy machine never makes a real kernel look
  * impossible.
  */
-#include "target.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-struct TargetProgram {
-	const char *name;
-	const char *text;
-	size_t len;
-};
-extern const struct TargetProgram target_programs[];
-
-static const struct TargetProgram *program(const char *name)
-{
-	for (const struct TargetProgram *p = target_programs; p->name; p++)
-		if (!strcmp(p->name, name))
-			return p;
-	return NULL;
-}
 
 /* The value of the line "KEY VALUE" (KEY at a line's start); 0 if none. */
 static double field(const char *text, const char *key)
@@ -62,9 +46,8 @@ static const char *cache_file(Arena *a, const Target *t, const char *cache_dir)
 /* Build and run the micro-benchmarks in a temp dir; their output or NULL. */
 static char *measure(const Target *t, Arena *a, const char *code, size_t len)
 {
-	const char *tmp = getenv("TMPDIR");
-	char *dir = arena_printf(a, "%s/kcc-peaks-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
+	char *dir = scratch_make(a, NULL, "kcc-peaks");
+	if (!dir)
 		return NULL;
 	const char *src = arena_printf(a, "%s/peaks%s", dir, t->src_ext);
 	const char *exe = arena_printf(a, "%s/peaks", dir);
@@ -79,9 +62,7 @@ static char *measure(const Target *t, Arena *a, const char *code, size_t len)
 		if (t->run(t, a, &r, &pr) == 0 && proc_ok(&pr))
 			out = pr.out;
 	}
-	unlink(src);
-	unlink(exe);
-	rmdir(dir);
+	scratch_remove(dir);
 	return out;
 }
 
@@ -90,7 +71,8 @@ static int measured(const Target *t, Arena *a, const char *cache_dir, const char
                     ProfilePeaks *out)
 {
 	memset(out, 0, sizeof *out);
-	const struct TargetProgram *pg = program(prog);
+	size_t plen;
+	const char *pg = target_program(prog, &plen);
 	const char *path = cache_file(a, t, cache_dir);
 	char *text = NULL;
 	size_t n;
@@ -102,7 +84,7 @@ static int measured(const Target *t, Arena *a, const char *cache_dir, const char
 	bool cached = path && file_read(a, path, &text, &n) == 0 && field(text, "gflops ") > 0;
 	if (!cached || (field(text, "busy ") > 0 && proc_load() <= 0.5)) {
 		bool busy = proc_load() > 0.5;
-		char *fresh = measure(t, a, pg->text, pg->len);
+		char *fresh = measure(t, a, pg, plen);
 		if (fresh && busy)
 			fresh = arena_printf(a, "%sbusy 1\n", fresh);
 		if (fresh && path && field(fresh, "gflops ") > 0 && field(fresh, "gbps ") > 0 &&

@@ -7,7 +7,7 @@
  * kcc never loads an old plugin. The build goes to a temporary name and is
  * renamed into place, so concurrent kcc processes never see half a file.
  */
-#include "target.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -47,9 +47,7 @@ static const char *work_dir(Arena *a, const char *hash)
 		    access(d, W_OK) == 0)
 			return d;
 	}
-	const char *tmp = getenv("TMPDIR");
-	char *d = arena_printf(a, "%s/kcc-qemu-plugin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	return mkdtemp(d);
+	return scratch_make(a, NULL, "kcc-qemu-plugin");
 }
 
 const char *target_qemu_plugin(Arena *a, const char **why)

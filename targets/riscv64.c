@@ -9,67 +9,16 @@
  * weighted cost, --riscv-cost): deterministic, so the search needs no noise
  * margin, and the profile is the plugin's per-function, per-block and
  * per-class counts (riscv64_profile.c). One hart: OpenMP pragmas are
- * ignored and <omp.h> is a one-thread stub written next to the harness.
+ * ignored and <omp.h> is a one-thread stub (programs/riscv64_omp.h)
+ * written next to the harness. The QEMU command line and the options that
+ * shape it are riscv64_qemu.c.
  * docs/riscv64.md is the user's view.
  */
-#include "target.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-const char *target_qemu_plugin(Arena *a, const char **why);
-int riscv64_profile(const Target *t, Arena *a, const TargetProfileRun *r, Profile *out);
-
-static int vlen_bits = 128;
-static char cost_spec[256]; /* the plugin's form: "load:4/store:2" */
-
-int target_riscv64_config(int vlen, const char *cost, const char **why)
-{
-	if (vlen) {
-		if (vlen < 128 || vlen > 1024 || (vlen & (vlen - 1))) {
-			*why = "the vector length must be a power of two from 128 to 1024 bits "
-			       "(QEMU 7.2's range)";
-			return -1;
-		}
-		vlen_bits = vlen;
-	}
-	if (cost) {
-		static const char *const classes[] = {"load", "store", "vector", "vload",
-		                                      "vstore", "vsetvl", "branch", "fp",
-		                                      "muldiv", "int", "other"};
-		if (strlen(cost) >= sizeof cost_spec) {
-			*why = "the cost model is too long";
-			return -1;
-		}
-		char buf[sizeof cost_spec];
-		strcpy(buf, cost);
-		cost_spec[0] = 0;
-		for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save)) {
-			char *eq = strchr(tok, '=');
-			bool known = false;
-			for (size_t i = 0; eq && i < ARRAY_LEN(classes); i++)
-				known |= strlen(classes[i]) == (size_t)(eq - tok) &&
-				         !strncmp(classes[i], tok, (size_t)(eq - tok));
-			char *end = NULL;
-			long w = eq ? strtol(eq + 1, &end, 10) : -1;
-			if (!known || !end || end == eq + 1 || *end || w < 0 || w > 1000000) {
-				*why = "the cost model is CLASS=WEIGHT,... with classes load, store, "
-				       "vector, vload, vstore, vsetvl, branch, fp, muldiv, int, other "
-				       "and integer weights";
-				return -1;
-			}
-			*eq = ':';
-			if (cost_spec[0])
-				strcat(cost_spec, "/");
-			strcat(cost_spec, tok);
-		}
-	}
-	return 0;
-}
 
 static const char *cross_cc(void)
 {
@@ -77,84 +26,50 @@ static const char *cross_cc(void)
 	return cc && *cc ? cc : "riscv64-linux-gnu-gcc";
 }
 
-/* <omp.h> for one hart: the kernels' OpenMP calls answer as a team of one. */
-static const char OMP_STUB[] =
-    "/* kcc riscv64: one hart, OpenMP pragmas are ignored (targets/riscv64.c). */\n"
-    "#ifndef KCC_OMP_STUB_H\n#define KCC_OMP_STUB_H\n"
-    "static inline int omp_get_num_threads(void) { return 1; }\n"
-    "static inline int omp_get_max_threads(void) { return 1; }\n"
-    "static inline int omp_get_thread_num(void) { return 0; }\n"
-    "static inline int omp_get_num_procs(void) { return 1; }\n"
-    "static inline int omp_in_parallel(void) { return 0; }\n"
-    "static inline void omp_set_num_threads(int n) { (void)n; }\n"
-    "#endif\n";
-
-static void add_flags(Arena *a, const char ***argv, size_t *n, size_t *cap,
-                      const char *pre, const char *const *vals)
-{
-	for (int i = 0; vals && vals[i]; i++)
-		ARENA_PUSH(a, *argv, *n, *cap, arena_printf(a, "%s%s", pre, vals[i]));
-}
-
 /* The project's preprocessor flags only (-I -D -U -iquote -isystem
  * -include): its other flags are for the host's compiler (-march=native
  * would not cross-compile). */
-static void add_project(Arena *a, const char ***argv, size_t *n, size_t *cap)
+static const char *const *project_flags(Arena *a)
 {
 	const char *const *f = target_project()->cflags;
 	static const char *const keep[] = {"-I", "-D", "-U", "-iquote", "-isystem", "-include"};
+	Strvec v = STRVEC_INIT(a);
 	for (int i = 0; f && f[i]; i++) {
 		for (size_t k = 0; k < ARRAY_LEN(keep); k++) {
 			size_t len = strlen(keep[k]);
 			if (strncmp(f[i], keep[k], len))
 				continue;
-			ARENA_PUSH(a, *argv, *n, *cap, f[i]);
+			strvec_push(&v, f[i]);
 			if (!f[i][len] && f[i + 1]) /* "-I" "dir" */
-				ARENA_PUSH(a, *argv, *n, *cap, f[++i]);
+				strvec_push(&v, f[++i]);
 			break;
 		}
 	}
+	return v.v;
 }
 
+/* Built here, whatever the runner: QEMU runs here too (rv_run). */
 static int compile(Arena *a, const TargetBuild *b, bool clang, TargetBuilt *out)
 {
-	const char **argv = NULL;
-	size_t n = 0, cap = 0;
-	const char *gcc[] = {cross_cc(), "-std=gnu17", "-O2", "-march=rv64gcv", "-mabi=lp64d"};
-	const char *llvm[] = {"clang-22", "--target=riscv64-linux-gnu", "-std=gnu17", "-O2",
-	                      "-march=rv64gcv", "-mabi=lp64d"};
-	for (size_t i = 0; i < (clang ? ARRAY_LEN(llvm) : ARRAY_LEN(gcc)); i++)
-		ARENA_PUSH(a, argv, n, cap, clang ? llvm[i] : gcc[i]);
-	const char *common[] = {"-static", "-Wall", "-Wno-unknown-pragmas",
-	                        "-Wno-unused-function", "-I", b->dir};
-	for (size_t i = 0; i < ARRAY_LEN(common); i++)
-		ARENA_PUSH(a, argv, n, cap, common[i]);
-	add_flags(a, &argv, &n, &cap, "-D", b->defines);
-	add_flags(a, &argv, &n, &cap, "-I", b->incdirs);
-	add_flags(a, &argv, &n, &cap, "", b->flags);
-	if (b->project)
-		add_project(a, &argv, &n, &cap);
-	add_flags(a, &argv, &n, &cap, "", b->cand_flags); /* -O2's flag variants */
-	const char *tail[] = {"-o", b->exe, b->src, "-lm", NULL};
-	for (size_t i = 0; i < ARRAY_LEN(tail); i++)
-		ARENA_PUSH(a, argv, n, cap, tail[i]);
-	ProcSpec ps = {.argv = argv, .cwd = b->dir,
-	               .timeout_s = b->timeout_s > 0 ? b->timeout_s : 300};
-	ProcResult r;
-	proc_run(a, &ps, &r);
-	out->ok = proc_ok(&r);
-	out->cmdline = proc_cmdline(a, argv);
-	out->log = arena_printf(a, "%s%s%s", r.err, r.out,
-	                        proc_ok(&r) || r.exit_code > 0 ? ""
-	                                                       : proc_describe(a, &ps, &r));
-	out->wall_s = r.wall_s;
-	return out->ok ? 0 : -1;
+	Strvec argv = STRVEC_INIT(a);
+	if (clang)
+		strvec_pushl(&argv, "clang-22", "--target=riscv64-linux-gnu", NULL);
+	else
+		strvec_push(&argv, cross_cc());
+	strvec_pushl(&argv, "-std=gnu17", "-O2", "-march=rv64gcv", "-mabi=lp64d", "-static",
+	             "-Wall", "-Wno-unknown-pragmas", "-Wno-unused-function", "-I", b->dir, NULL);
+	target_build_tail(&argv, b, b->project ? project_flags(a) : NULL, "-lm");
+	TargetBuild here = *b;
+	here.put = NULL;
+	return target_compile(a, &here, argv.v, NULL, PROC_PLAIN, out);
 }
 
 static int rv_build(const Target *t, Arena *a, const TargetBuild *b, TargetBuilt *out)
 {
 	(void)t;
-	if (file_write_atomic(arena_printf(a, "%s/omp.h", b->dir), OMP_STUB, sizeof OMP_STUB - 1)) {
+	size_t len;
+	const char *omp = target_program("riscv64_omp.h", &len);
+	if (!omp || file_write_atomic(arena_printf(a, "%s/omp.h", b->dir), omp, len)) {
 		*out = (TargetBuilt){.ok = false, .cmdline = "", .log = "cannot write omp.h"};
 		return -1;
 	}
@@ -170,41 +85,6 @@ static int rv_build(const Target *t, Arena *a, const TargetBuild *b, TargetBuilt
 	return rc;
 }
 
-/* The qemu-riscv64 command line up to the program: -cpu, the plugin and
- * its arguments; NULL with *why when the plugin cannot be built. */
-static const char **qemu_argv(Arena *a, const char *cwd, const char *plugin_args,
-                              const char *const *prog, const char **why)
-{
-	const char *built = target_qemu_plugin(a, why);
-	if (!built)
-		return NULL;
-	/* A fresh copy in the run's directory: candidates run with $HOME (the
-	 * cache) hidden, and a copy of kcc's own each time cannot have been
-	 * tampered with by an earlier run. */
-	char *data;
-	size_t len;
-	const char *so = arena_printf(a, "%s/kcc_icount.so", cwd ? cwd : ".");
-	if (file_read(a, built, &data, &len) != 0 || file_write_atomic(so, data, len) != 0 ||
-	    chmod(so, 0500) != 0) {
-		*why = arena_printf(a, "cannot copy the QEMU plugin into %s", cwd ? cwd : ".");
-		return NULL;
-	}
-	const char **argv = NULL;
-	size_t n = 0, cap = 0;
-	const char *head[] = {
-	    "qemu-riscv64", "-cpu",
-	    arena_printf(a, "rv64,v=true,vlen=%d,vext_spec=v1.0", vlen_bits), "-plugin",
-	    arena_printf(a, "%s,%s%s%s", so, plugin_args, cost_spec[0] ? ",cost=" : "",
-	                 cost_spec),
-	    "-E", arena_printf(a, "KCC_ICOUNT_WINDOW=%s/kcc_icount.window", cwd ? cwd : ".")};
-	for (size_t i = 0; i < ARRAY_LEN(head); i++)
-		ARENA_PUSH(a, argv, n, cap, head[i]);
-	for (int i = 0; prog[i]; i++)
-		ARENA_PUSH(a, argv, n, cap, prog[i]);
-	ARENA_PUSH(a, argv, n, cap, NULL);
-	return argv;
-}
-
 static int rv_run(const Target *t, Arena *a, const TargetRun *r, ProcResult *out)
 {
 	(void)t;
@@ -213,7 +93,7 @@ static int rv_run(const Target *t, Arena *a, const TargetRun *r, ProcResult *out
 	const char *args = arena_printf(a, "window=%s/kcc_icount.window,on=KCC_icount_on,"
 	                                   "off=KCC_icount_off",
 	                                cwd);
-	const char **argv = qemu_argv(a, cwd, args, r->argv, &why);
+	const char **argv = riscv64_qemu_argv(a, cwd, args, r->argv, &why);
 	if (!argv) {
 		memset(out, 0, sizeof *out);
 		out->spawn_failed = true;
@@ -251,6 +131,8 @@ static int rv_describe(const Target *t, Arena *a, TargetInfo *out)
 	(void)t;
 	static TargetInfo cached;
 	static int cached_vlen;
+	int vlen_bits = riscv64_vlen();
+	const char *cost_spec = riscv64_cost();
 	if (cached.summary && cached_vlen == vlen_bits) {
 		*out = cached;
 		return 0;
@@ -299,6 +181,8 @@ static const char *const PROFILE_FLAGS[] = {"-gdwarf-4", NULL};
 
 const Target target_riscv64 = {
     .name = "riscv64",
+    .about = "C kernels cross-built for rv64gcv, run under qemu-riscv64, measured in "
+             "instructions",
     .lang = LANG_C,
     .src_ext = ".c",
     .runtime = "kcc_riscv.h",
@@ -313,10 +197,3 @@ const Target target_riscv64 = {
     .profile_slow = true,
     .peaks = NULL,
 };
-
-/* For riscv64_profile.c: the qemu command line of a profile run. */
-const char **riscv64_qemu_argv(Arena *a, const char *cwd, const char *plugin_args,
-                               const char *const *prog, const char **why)
-{
-	return qemu_argv(a, cwd, plugin_args, prog, why);
-}

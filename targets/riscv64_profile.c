@@ -9,15 +9,12 @@
  * driver's debug info). Every number is an exact count of one run: the
  * same on every run, and what the search compares.
  */
-#include "target.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-const char **riscv64_qemu_argv(Arena *a, const char *cwd, const char *plugin_args,
-                               const char *const *prog, const char **why);
 
 enum { C_LOAD, C_STORE, C_VARITH, C_VLOAD, C_VSTORE, C_VSETVL,
        C_BRANCH, C_FP, C_MULDIV, C_INT, C_OTHER, NCLASS };
@@ -150,21 +147,17 @@ int profile_parse_icount(Arena *a, const char *text, size_t len, Profile *out)
 /* "0x10abc" in the notes -> "0x10abc (kernel.c:12)" from addr2line. */
 static void add_lines(Arena *a, const char *exe, const char *cwd, Profile *out)
 {
-	const char **argv = NULL;
-	size_t n = 0, cap = 0;
-	ARENA_PUSH(a, argv, n, cap, "riscv64-linux-gnu-addr2line");
-	ARENA_PUSH(a, argv, n, cap, "-e");
-	ARENA_PUSH(a, argv, n, cap, exe);
+	Strvec argv = STRVEC_INIT(a);
+	strvec_pushl(&argv, "riscv64-linux-gnu-addr2line", "-e", exe, NULL);
 	const char *addrs[8];
 	int na = 0;
 	for (const char *p = out->notes; p && (p = strstr(p, ": 0x")) && na < 8; p++)
 		addrs[na++] = arena_strndup(a, p + 2, strcspn(p + 2, " "));
 	for (int i = 0; i < na; i++)
-		ARENA_PUSH(a, argv, n, cap, addrs[i]);
-	ARENA_PUSH(a, argv, n, cap, NULL);
+		strvec_push(&argv, addrs[i]);
 	if (!na)
 		return;
-	ProcSpec ps = {.argv = argv, .cwd = cwd, .timeout_s = 30};
+	ProcSpec ps = {.argv = argv.v, .cwd = cwd, .timeout_s = 30};
 	ProcResult r;
 	if (proc_run(a, &ps, &r) != 0 || !proc_ok(&r))
 		return;

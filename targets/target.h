@@ -7,7 +7,17 @@
  * A Target is a struct of function pointers, as QBE's: the verifier and the
  * search call through it and never ask which one they hold. Adding a target
  * (riscv64 under QEMU, say) is a new file here plus a harness runtime header
- * in verify/templates/, and touches no core code.
+ * in verify/templates/ and a line in target.c's table, and touches no core
+ * code.
+ *
+ * The files: target.c the table; tools.c what the targets share (finding
+ * tools, the compile step, running a harness, the embedded programs/);
+ * project.c the project's compiler and flags; cpu.c, cuda.c, riscv64.c the
+ * targets (riscv64_qemu.c its QEMU command line, qemu_plugin.c its plugin);
+ * perf.c, callgrind.c, ncu.c (ncu_csv.c), riscv64_profile.c the profilers;
+ * peaks.c the peak rates; profile.c the Profile, its text and the roofline,
+ * profile_ask.c the plan's extra metrics, profile_driver.c the program a
+ * profiler runs. internal.h is what they share with each other only.
  */
 #ifndef KCC_TARGET_H
 #define KCC_TARGET_H
@@ -119,6 +129,7 @@ void target_keep_raw(Arena *a, const TargetProfileRun *r, const char *name, cons
 
 struct Target {
 	const char *name;      /* "cpu", "cuda" */
+	const char *about;     /* one line for --help: what it builds, runs, measures */
 	Lang lang;             /* the kernels it runs */
 	const char *src_ext;   /* ".c", ".cu" */
 	const char *runtime;   /* harness runtime header in verify/templates/ */
@@ -160,15 +171,19 @@ struct Target {
  * 0, or -1 with *why. */
 int target_riscv64_config(int vlen_bits, const char *cost, const char **why);
 
-/* The registry: "cpu", "cuda", "riscv64"; NULL if unknown. */
+/* The registry (target.c): the one list --target accepts, --help shows
+ * and a language's default comes from; NULL-terminated, in that order. */
+const Target *const *target_table(void);
+/* "cuda", "cpu", "riscv64"; NULL if unknown. */
 const Target *target_find(const char *name);
-/* The target for a language (LANG_C: cpu, LANG_CUDA: cuda). */
+/* The default target for a language: the first in the table that runs
+ * it (LANG_C: cpu, LANG_CUDA: cuda). */
 const Target *target_for_lang(Lang lang);
-/* Names of all targets, NULL-terminated (for --help and errors). */
+/* The names, NULL-terminated, in the table's order (--target's errors). */
 const char *const *target_names(void);
 
-/* Shared by the targets: run through proc_run with the given limits, with
- * the environment kcc gives every candidate. */
+/* Shared by the targets (tools.c): run through the run's runner with the
+ * given limits, with the environment kcc gives every candidate. */
 int target_run_proc(Arena *a, const TargetRun *r, bool limit_as, ProcResult *out);
 /* Look a program up in PATH and in extra dirs; arena path or NULL. */
 const char *target_which(Arena *a, const char *prog, const char *const *extra_dirs);
