@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 /* The value of the line "KEY VALUE" (KEY at a line's start); 0 if none. */
 static double field(const char *text, const char *key)
@@ -66,6 +68,37 @@ static char *measure(const Target *t, Arena *a, const char *code, size_t len)
 	return out;
 }
 
+/* Seconds since path was last written; 0 when it cannot be read. */
+static double file_age_s(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return 0;
+	return difftime(time(NULL), st.st_mtime);
+}
+
+/* fresh's "KEY VALUE" lines, each VALUE raised to old's for the same KEY
+ * when that is higher (two measurements on a busy machine: both are low,
+ * the higher is nearer the hardware's). The "busy" line is dropped. */
+static char *keep_highest(Arena *a, const char *fresh, const char *old)
+{
+	Strbuf sb = STRBUF_INIT;
+	for (const char *p = fresh; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		const char *sp = memchr(p, ' ', len);
+		if (sp && strncmp(p, "busy ", 5)) {
+			char *key = arena_printf(a, "%.*s", (int)(sp - p + 1), p);
+			double now_v = strtod(sp + 1, NULL), then_v = field(old, key);
+			sb_addf(&sb, "%s%.6g\n", key, then_v > now_v ? then_v : now_v);
+		} else if (len && strncmp(p, "busy ", 5)) {
+			sb_addf(&sb, "%.*s\n", (int)len, p);
+		}
+		p = e ? e + 1 : p + len;
+	}
+	return sb_to_arena(&sb, a);
+}
+
 /* The cached or freshly measured rates; 0 or -1. */
 static int measured(const Target *t, Arena *a, const char *cache_dir, const char *prog,
                     ProfilePeaks *out)
@@ -80,11 +113,18 @@ static int measured(const Target *t, Arena *a, const char *cache_dir, const char
 		return -1;
 	/* Peaks measured beside other work are low: they are kept with a
 	 * "busy 1" line, said to be low, and measured again by the first run
-	 * that finds the machine quiet. */
+	 * that finds the machine quiet. On a machine that is never quiet they
+	 * are measured again at most every 10 minutes and each rate keeps the
+	 * highest value seen, so one measurement at load 15 does not stay the
+	 * machine's peak for good (it read "DRAM 2 GB/s" in a prompt). */
 	bool cached = path && file_read(a, path, &text, &n) == 0 && field(text, "gflops ") > 0;
-	if (!cached || (field(text, "busy ") > 0 && proc_load() <= 0.5)) {
+	bool stale = cached && field(text, "busy ") > 0 &&
+	             (proc_load() <= 0.5 || file_age_s(path) > 600);
+	if (!cached || stale) {
 		bool busy = proc_load() > 0.5;
 		char *fresh = measure(t, a, pg, plen);
+		if (fresh && busy && cached)
+			fresh = keep_highest(a, fresh, text);
 		if (fresh && busy)
 			fresh = arena_printf(a, "%sbusy 1\n", fresh);
 		if (fresh && path && field(fresh, "gflops ") > 0 && field(fresh, "gbps ") > 0 &&
