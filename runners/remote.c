@@ -58,7 +58,7 @@ const char **runner_split(Arena *a, const char *cmd, int *n, const char **why)
 		strvec_push(&v, sb_to_arena(&w, a));
 	}
 	*n = (int)v.n;
-	return v.v ? v.v : arena_alloc(a, sizeof *v.v); /* no words: just the NULL */
+	return strvec_detach(&v);
 }
 
 char *runner_script(Arena *a, const ProcSpec *spec, const char *const *argv, const char *cwd)

@@ -38,13 +38,10 @@ static const char *const *copy_vec(Arena *a, const char *const *v)
 {
 	if (!v)
 		return NULL;
-	size_t n = 0;
-	while (v[n])
-		n++;
-	const char **c = arena_alloc(a, (n + 1) * sizeof *c);
-	for (size_t i = 0; i < n; i++)
-		c[i] = arena_strdup(a, v[i]);
-	return c;
+	Strvec c = STRVEC_INIT(a);
+	for (size_t i = 0; v[i]; i++)
+		strvec_push(&c, arena_strdup(a, v[i]));
+	return strvec_detach(&c);
 }
 
 static int defer(Runner *r, Arena *a, const ProcSpec *spec, const char *const *get,

@@ -37,7 +37,11 @@ void strvec_pushl(Strvec *v, ...);
 void strvec_pushv(Strvec *v, const char *const *words);
 /* Each word with prefix in front: ("-I", dirs) -> -Idir ... */
 void strvec_pushv_prefix(Strvec *v, const char *prefix, const char *const *words);
+/* Empty it (the words stay in the arena). */
 void strvec_clear(Strvec *v);
+/* The vector, NULL-terminated even when nothing was pushed (v.v is NULL
+ * then). */
+const char **strvec_detach(Strvec *v);
 
 /* ---- scratch directories (scratch.c) ----------------------------------------- */
 

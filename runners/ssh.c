@@ -225,15 +225,15 @@ static int ssh_run(Runner *self, Arena *a, const ProcSpec *spec, ProcResult *r)
  * with their entry names and removes the local copies. */
 static void get_script(Arena *a, Strbuf *sb, const char *const *paths, const char ***want)
 {
-	size_t n = 0, cap = 0;
+	Strvec names = STRVEC_INIT(a);
 	sb_adds(sb, "for f in");
 	for (int i = 0; paths && paths[i]; i++) {
 		const char *name = paths[i] + strspn(paths[i], "/");
 		sb_addf(sb, " %s", runner_shq(a, name));
-		ARENA_PUSH(a, *want, n, cap, name);
+		strvec_push(&names, name);
 		unlink(paths[i]);
 	}
-	ARENA_PUSH(a, *want, n, cap, NULL);
+	*want = strvec_detach(&names);
 	sb_adds(sb, "; do if [ -f \"$f\" ] && [ ! -h \"$f\" ]; then set -- \"$@\" \"$f\"; fi; "
 	            "done; ");
 }

@@ -51,9 +51,19 @@ void strvec_pushv_prefix(Strvec *v, const char *prefix, const char *const *words
 		strvec_pushf(v, "%s%s", prefix, words[i]);
 }
 
+const char **strvec_detach(Strvec *v)
+{
+	if (!v->v)
+		strvec_clear(v);
+	return v->v;
+}
+
 void strvec_clear(Strvec *v)
 {
 	v->n = 0;
-	if (v->v)
-		v->v[0] = NULL;
+	if (!v->v) {
+		v->v = arena_alloc(v->a, 16 * sizeof *v->v);
+		v->cap = 16;
+	}
+	v->v[0] = NULL;
 }

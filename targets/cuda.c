@@ -80,10 +80,7 @@ static const char *cache_path(Arena *a, const char *smi)
 	if (!uuid)
 		return NULL;
 	uuid += 1 + strspn(uuid + 1, " ");
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	const char *dir = xdg && *xdg ? arena_printf(a, "%s/kcc", xdg)
-	                  : home      ? arena_printf(a, "%s/.cache/kcc", home)
-	                              : NULL;
+	const char *dir = target_cache_home(a);
 	if (!dir || file_mkdirs(dir, 0755) != 0)
 		return NULL;
 	return arena_printf(a, "%s/cuda-%s.txt", dir, uuid);

@@ -26,20 +26,10 @@ extern const struct TargetQemuFile target_qemu_files[];
 
 static char plugin_path[PATH_MAX];
 
-static const char *cache_base(Arena *a)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	if (xdg && *xdg)
-		return arena_printf(a, "%s/kcc", xdg);
-	if (home && *home)
-		return arena_printf(a, "%s/.cache/kcc", home);
-	return NULL;
-}
-
 /* A directory of ours to build in: the cache, else a fresh temp dir. */
 static const char *work_dir(Arena *a, const char *hash)
 {
-	const char *base = cache_base(a);
+	const char *base = target_cache_home(a);
 	if (base) {
 		const char *d = arena_printf(a, "%s/qemu-plugin-%.16s", base, hash);
 		struct stat st;

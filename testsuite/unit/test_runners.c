@@ -5,7 +5,9 @@
  * (run here by a real sh: timeout, signals, exit codes, a scrubbed
  * environment), and the ustar streams: what tar_pack makes GNU tar reads,
  * what GNU tar makes tar_list reads (long names too), and tar_unpack
- * writes only the regular files asked for — never a link.
+ * writes only the regular files asked for — never a link. Also the
+ * argument-vector builder and the scratch directories every runner and
+ * target uses.
  */
 #include "runners/internal.h"
 #include "testsuite/unit/check.h"
@@ -43,6 +45,36 @@ int main(void)
 	w = runner_split(a, "ssh -o 'open", &n, &why);
 	CHECK(!w && strstr(why, "single quote"));
 	CHECK_STR(runner_shq(a, "it's"), "'it'\\''s'");
+	w = runner_split(a, "  ", &n, &why);
+	CHECK(w && n == 0 && w[0] == NULL);
+
+	/* strvec: NULL-terminated after every push, empty or not. */
+	Strvec v = STRVEC_INIT(a);
+	CHECK(strvec_detach(&v) && v.v[0] == NULL && v.n == 0);
+	strvec_pushl(&v, "cc", "-O2", NULL);
+	strvec_pushv_prefix(&v, "-I", (const char *[]){"a", "b c", NULL});
+	strvec_pushv(&v, NULL);
+	for (int i = 0; i < 40; i++)
+		strvec_pushf(&v, "-DN%d=%s", i, "x");
+	strvec_push(&v, "src.c");
+	CHECK(v.n == 45 && v.v[45] == NULL);
+	CHECK_STR(v.v[3], "-Ib c");
+	CHECK_STR(v.v[43], "-DN39=x");
+	CHECK(strstr(proc_cmdline(a, v.v), "cc -O2 -Ia '-Ib c' -DN0=x"));
+	strvec_clear(&v);
+	CHECK(v.n == 0 && v.v[0] == NULL);
+
+	/* scratch dirs: made fresh, removed with what is in them. */
+	char *sd = scratch_make(a, NULL, "kcc-test-scratch");
+	CHECK(sd && strstr(sd, "/kcc-test-scratch-"));
+	if (sd) {
+		const char *sub = arena_printf(a, "%s/d", sd);
+		CHECK(mkdir(sub, 0700) == 0);
+		CHECK(file_write_atomic(arena_printf(a, "%s/f", sub), "x", 1) == 0);
+		CHECK(symlink("/", arena_printf(a, "%s/root", sd)) == 0);
+		scratch_remove(sd);
+		CHECK(access(sd, F_OK) != 0 && access("/", F_OK) == 0);
+	}
 
 	/* --runner values refused before anything is contacted. */
 	Runner *rn = runner_open(a, "ssh://", NULL, &why);
