@@ -86,20 +86,23 @@ void profile_candidate(Search *s, int id);
 /* The device's peaks in s->peaks, measured (cached) on first use. */
 void passes_peaks(Search *s);
 
-/* ---- prompts ---------------------------------------------------------------------- */
+/* ---- prompts.c: requests to the LLM and its answers ---------------------------- */
 
-/* For the plan prompt: its profile, a best-vs-current table, and what the
- * metrics mean (menus/metrics.md). */
-const char *profile_prompt(Search *s, int id);
-const char *profile_compare(Search *s, int current);
-const char *profile_meanings(Search *s);
-/* How to ask for extra metrics (menus/metrics.md, "## Asking for metrics:
- * TOOL"), when candidate id's profiler takes them; "" otherwise. */
-const char *profile_asking(Search *s, int id);
+/* The plan, implement and repair requests (each one's sample index the
+ * next of s->nreq). */
+void prompt_plan(Search *s, LlmRequest *q, int parent, const char *forced);
+void prompt_implement(Search *s, LlmRequest *q, int parent, const char *option,
+                      const char *plan);
+void prompt_repair(Search *s, LlmRequest *q, const Candidate *c);
 /* The prompts' hardware section (device, peaks per unit, this kernel's
  * roofline, limits, build line) and rules (what the verifier checks, the
- * asm rules, each output's tolerance); rules.c. */
+ * asm rules, each output's tolerance). */
 const char *rules_hardware(Search *s);
 const char *rules_text(Search *s);
+/* A plan answer: the plan's text, its option (forced for --passes), and
+ * its `Metrics:` lines added to s->ask. */
+const char *answer_plan(Search *s, const char *answer, const char *forced, const char **option);
+/* A code answer: k's text, or k rejected (VR_PARSE) with the reason. */
+void answer_code(Search *s, Candidate *k, const char *answer);
 
 #endif

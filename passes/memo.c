@@ -21,6 +21,7 @@
 
 #include <cjson/cJSON.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -139,6 +140,17 @@ static double jnum(cJSON *o, const char *k)
 
 /* ---- verdicts ------------------------------------------------------------------- */
 
+/* The measurement's numbers, in the entry's order. */
+static const struct {
+	const char *name;
+	size_t at;
+} verdict_nums[] = {
+    {"ms", offsetof(Candidate, ms)},           {"ms_q1", offsetof(Candidate, ms_q1)},
+    {"ms_q3", offsetof(Candidate, ms_q3)},     {"speedup", offsetof(Candidate, speedup)},
+    {"lo", offsetof(Candidate, lo)},           {"hi", offsetof(Candidate, hi)},
+    {"verify_s", offsetof(Candidate, verify_s)}, {"bench_s", offsetof(Candidate, bench_s)},
+};
+
 static const char *verdict_path(Search *s, const Candidate *c)
 {
 	Strbuf k = STRBUF_INIT;
@@ -166,9 +178,8 @@ bool memo_verdict_get(Search *s, Candidate *c, bool bench)
 			c->reason = VR_OK;
 		c->why = jstr(s->a, o, "why");
 		c->log = jstr(s->a, o, "log");
-		c->ms = jnum(o, "ms"), c->ms_q1 = jnum(o, "ms_q1"), c->ms_q3 = jnum(o, "ms_q3");
-		c->speedup = jnum(o, "speedup"), c->lo = jnum(o, "lo"), c->hi = jnum(o, "hi");
-		c->verify_s = jnum(o, "verify_s"), c->bench_s = jnum(o, "bench_s");
+		for (size_t i = 0; i < ARRAY_LEN(verdict_nums); i++)
+			*(double *)((char *)c + verdict_nums[i].at) = jnum(o, verdict_nums[i].name);
 		const char *shape = jstr(s->a, o, "shape");
 		if (*shape && !s->r->shape)
 			s->r->shape = shape;
@@ -185,14 +196,9 @@ void memo_verdict_put(Search *s, const Candidate *c)
 	cJSON_AddStringToObject(o, "why", c->why ? c->why : "");
 	cJSON_AddStringToObject(o, "log", c->log ? proc_tail(c->log, 40) : "");
 	cJSON_AddBoolToObject(o, "measured", c->measured);
-	cJSON_AddNumberToObject(o, "ms", c->ms);
-	cJSON_AddNumberToObject(o, "ms_q1", c->ms_q1);
-	cJSON_AddNumberToObject(o, "ms_q3", c->ms_q3);
-	cJSON_AddNumberToObject(o, "speedup", c->speedup);
-	cJSON_AddNumberToObject(o, "lo", c->lo);
-	cJSON_AddNumberToObject(o, "hi", c->hi);
-	cJSON_AddNumberToObject(o, "verify_s", c->verify_s);
-	cJSON_AddNumberToObject(o, "bench_s", c->bench_s);
+	for (size_t i = 0; i < ARRAY_LEN(verdict_nums); i++)
+		cJSON_AddNumberToObject(o, verdict_nums[i].name,
+		                        *(const double *)((const char *)c + verdict_nums[i].at));
 	cJSON_AddStringToObject(o, "shape", s->r->shape ? s->r->shape : "");
 	memo_put(s, verdict_path(s, c), o, true);
 	cJSON_Delete(o);

@@ -5,9 +5,8 @@
  * (CACHE/verdicts/HASH.profile.json) so a rerun shows the planner the same
  * numbers and hits the LLM cache. The roofline (spec flops and bytes at the
  * bench shape over the measured median, against the device's peaks) is
- * recomputed from the memoized time. The prompt text lives here too: the
- * profile with each metric's meaning, a "best so far vs current" table,
- * and the part of menus/metrics.md for the target.
+ * recomputed from the memoized time. The memo is memo.c's; what the
+ * prompts say about a profile is prompts.c's.
  *
  * Plans may ask for extra metrics by name (`Metrics:` lines, gathered in
  * s->ask by the search). Profiles taken after that carry them; a version
@@ -16,8 +15,6 @@
  */
 #include "internal.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- where and at which shape ---------------------------------------------------- */
@@ -84,71 +81,3 @@ void profile_candidate(Search *s, int id)
 	c->profile = p;
 }
 
-/* ---- prompt text --------------------------------------------------------------------- */
-
-const char *profile_prompt(Search *s, int id)
-{
-	profile_candidate(s, id);
-	const Profile *p = s->r->c[id].profile;
-	return p ? profile_text(s->a, p) : "No profile (the version did not verify).";
-}
-
-/* "| metric | best so far | current |" over the current's metrics. */
-const char *profile_compare(Search *s, int current)
-{
-	int best = s->r->best;
-	profile_candidate(s, best);
-	const Profile *c = s->r->c[current].profile, *b = s->r->c[best].profile;
-	if (best == current)
-		return "The current code is the best so far: no comparison.";
-	if (!c || !b)
-		return "No profiles to compare.";
-	Strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "| metric | best so far (%s) | current |\n|---|---|---|\n",
-	        best ? arena_printf(s->a, "candidate %d", best) : "the original");
-	for (int i = 0; i < c->n; i++)
-		sb_addf(&sb, "| %s | %s | %s |\n", c->m[i].name,
-		        profile_value(s->a, profile_get(b, c->m[i].name)),
-		        profile_value(s->a, &c->m[i]));
-	return sb_to_arena(&sb, s->a);
-}
-
-/* The body of menus/metrics.md's "## Asking for metrics: TOOL" when the
- * current version's profiler (TOOL) takes extra metrics; it ends the plan
- * prompt's answer format, so it starts with a newline. */
-const char *profile_asking(Search *s, int id)
-{
-	const Profile *p = s->r->c[id].profile;
-	const char *doc = passes_builtin("menus/metrics.md", NULL);
-	if (!p || !p->takes || !doc)
-		return "";
-	const char *h = strstr(doc, arena_printf(s->a, "## Asking for metrics: %s\n", p->takes));
-	if (!h)
-		return "";
-	h = strchr(h, '\n') + 1;
-	const char *end = strstr(h, "\n## ");
-	size_t n = end ? (size_t)(end - h) : strlen(h);
-	while (n && (h[n - 1] == '\n' || h[n - 1] == ' '))
-		n--;
-	return arena_printf(s->a, "\n%.*s", (int)n, h);
-}
-
-/* The sections "## Roofline" and "## TARGET" of menus/metrics.md. */
-const char *profile_meanings(Search *s)
-{
-	const char *doc = passes_builtin("menus/metrics.md", NULL);
-	if (!doc)
-		return "";
-	Strbuf sb = STRBUF_INIT;
-	const char *want[] = {"## Roofline", arena_printf(s->a, "## %s", s->cfg->target->name)};
-	for (size_t i = 0; i < ARRAY_LEN(want); i++) {
-		const char *p = strstr(doc, want[i]);
-		if (!p)
-			continue;
-		const char *end = strstr(p + 3, "\n## ");
-		sb_addc(&sb, '#'); /* a subsection of the prompt's "What the metrics mean" */
-		sb_addn(&sb, p, end ? (size_t)(end - p + 1) : strlen(p));
-		sb_addc(&sb, '\n');
-	}
-	return sb_to_arena(&sb, s->a);
-}

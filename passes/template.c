@@ -1,5 +1,5 @@
 /*
- * prompt.c — the prompt templates. The words sent to the LLM live in
+ * template.c — the prompt templates. The words sent to the LLM live in
  * passes/prompts/ (the .txt files, built into kcc by embed.cmake, as the default
  * menus are), not in C strings: a person reads and edits them as text.
  * Templates have {{NAME}} placeholders that the stages fill.
