@@ -10,13 +10,21 @@
 #include "../targets/target.h"
 #include "../verify/verify.h"
 
-/* Exit codes (DESIGN.md section 3), stable for scripts and make. */
+/* Exit codes (DESIGN.md section 3), stable for scripts and make; what
+ * each means is in exit.c's table, which --help and the man page print. */
 enum {
-	EXIT_OK = 0,      /* output written */
-	EXIT_USER = 1,    /* bad input, spec or flags */
-	EXIT_NO_GAIN = 2, /* no verified improvement (-Werror-no-gain) */
-	EXIT_TOOL = 3,    /* a tool failed or a feature is missing */
+	EXIT_OK = 0,
+	EXIT_USER = 1,
+	EXIT_NO_GAIN = 2,
+	EXIT_TOOL = 3,
+	EXIT_INTERRUPT = 130, /* as shells expect of SIGINT */
 };
+
+/* The exit code of a failure's category (exit.c). */
+int driver_exit(Status s);
+/* The exit codes' meanings, for --help and the man page (roff escapes). */
+void exit_print_help(void);
+void exit_print_man(void (*roff)(const char *));
 
 typedef enum {
 	MODE_COMPILE,      /* -O0 / -O2 / -O-llm: parse, (search), emit */
@@ -80,15 +88,16 @@ typedef struct {
 	bool allow_libs, paranoid, keep_temps; /* verification */
 	const char *runner;   /* --runner; NULL = local */
 	bool no_bench_shape;                   /* --check without the bench shape */
-	const char *unimplemented; /* first option of a later stage that was used */
 	SearchOptions search;
 	int argc;             /* the command line, for "resume with: ..." */
 	const char *const *argv;
 } Options;
 
-/* Parse argv. Returns -1 to go on, or an exit code (after diagnostics, or
- * after printing --help / --version). */
+/* Parse argv. Returns -1 to go on, or an exit code after diagnostics. */
 int options_parse(int argc, char **argv, Options *o);
+/* --help, --version and --print-man (help.c): EXIT_OK after printing;
+ * -1 for every other mode. */
+int options_print(const Options *o);
 void options_print_help(void);
 void options_print_man(void);
 
@@ -110,9 +119,6 @@ const Target *driver_target(const Options *o, const Unit *u);
 int driver_device(Arena *a, const Target *t, const Unit *u);
 /* --runner, opened (runner.c); EXIT_TOOL with a message when it cannot be. */
 int driver_runner(Arena *a, const Options *o, Runner **out);
-/* The cache dir (LLM answers, verdict memo, measured peaks): --cache-dir,
- * else $XDG_CACHE_HOME/kcc, else ~/.cache/kcc. */
-const char *driver_cache_dir(Arena *a, const Options *o);
 /* The verifier's options as the command line sets them (--check,
  * --profile and the search share them). */
 void driver_verify_options(Arena *a, const Options *o, const Target *t, VerifyOptions *vo);

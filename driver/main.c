@@ -20,13 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int not_yet(const char *what)
-{
-	diag_error("%s is not implemented yet", what);
-	diag_note("'kcc --help' marks every option that is not implemented yet");
-	return EXIT_TOOL;
-}
-
 static int run(Arena *a, const Options *o)
 {
 	int rc = EXIT_OK;
@@ -55,11 +48,6 @@ static int run(Arena *a, const Options *o)
 		break;
 	}
 
-	/* Options of later stages are refused only once the input is known
-	 * good, so a user sees spec errors first. */
-	if (o->unimplemented)
-		return not_yet(o->unimplemented);
-
 	/* -O2 / -O-llm: the search picks what emit writes (search.c). */
 	if (o->level != OPT_O0)
 		return driver_search(a, o, u);
@@ -80,8 +68,11 @@ int main(int argc, char **argv)
 	redact_stdio();
 	Options o;
 	int rc = options_parse(argc, argv, &o);
+	if (rc < 0)
+		rc = options_print(&o);
 	if (rc >= 0)
 		return rc;
+	dir_cache_set(o.search.cache_dir); /* every folder's cache dir */
 	/* Every temp dir of this run lives under one root that goes away on
 	 * every exit path, SIGTERM included (support/tempdir.c). */
 	temp_root_init();

@@ -40,9 +40,10 @@ int driver_profile(Arena *a, const Options *o, const Unit *u)
 	VerifyOptions vo;
 	driver_verify_options(a, o, t, &vo);
 	VerifyRef *r = NULL;
+	status_take(ST_OK);
 	if (verify_ref_prepare(a, u, &vo, &r) != 0) {
 		diag_note("'%s' must build and run before it can be profiled", u->path);
-		return EXIT_USER;
+		return driver_exit(status_take(ST_USER)); /* a missing compiler: 3 */
 	}
 	BenchResult b;
 	int rc = verify_bench(r, u, &b);
@@ -55,15 +56,14 @@ int driver_profile(Arena *a, const Options *o, const Unit *u)
 	}
 	const Shape *sh = target_profile_shape(t, u);
 	Profile p;
-	const char *tmp = getenv("TMPDIR");
 	/* --keep-temps: the kernel, the driver, its build and the tool's raw
 	 * output (ncu.csv or ptxas.txt, callgrind.out, perf.txt) stay for the user. */
-	ProfileAsk ask = {.cache_dir = driver_cache_dir(a, o), .keep = o->keep_temps};
-	target_profile_ask(t, a, u, sh, tmp && *tmp ? tmp : "/tmp", 300, &ask, &p);
+	ProfileAsk ask = {.cache_dir = dir_cache(), .keep = o->keep_temps};
+	target_profile_ask(t, a, u, sh, temp_base(), 300, &ask, &p);
 	if (!p.source)
 		p.source = "none";
 	ProfilePeaks pk = {0};
-	if (!t->peaks || t->peaks(t, a, driver_cache_dir(a, o), &pk) != 0)
+	if (!t->peaks || t->peaks(t, a, dir_cache(), &pk) != 0)
 		pk.gflops = pk.gbps = 0;
 	if (!t->unit) /* a count (riscv64) is no time: no roofline */
 		profile_roofline(a, &p, target_eval(sp->flops, &sp->bench),

@@ -67,16 +67,6 @@ static const char *state_dir(Arena *a, const Options *o, const Unit *u, const ch
 	return arena_printf(a, "%s/kcc/%.16s", base, h);
 }
 
-const char *driver_cache_dir(Arena *a, const Options *o)
-{
-	if (o->search.cache_dir)
-		return o->search.cache_dir;
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	if (xdg && *xdg)
-		return arena_printf(a, "%s/kcc", xdg);
-	return arena_printf(a, "%s/.cache/kcc", home && *home ? home : "/tmp");
-}
-
 void driver_verify_options(Arena *a, const Options *o, const Target *t, VerifyOptions *vo)
 {
 	verify_options_default(vo);
@@ -88,7 +78,7 @@ void driver_verify_options(Arena *a, const Options *o, const Target *t, VerifyOp
 	vo->keep_temps = o->keep_temps;
 	if (o->timeout_s > 0)
 		vo->ceiling_s = o->timeout_s;
-	vo->cache_dir = driver_cache_dir(a, o);
+	vo->cache_dir = dir_cache();
 }
 
 /* --resume DIR must hold a run on this very input. */
@@ -178,7 +168,7 @@ static int make_llm(Arena *a, const Options *o, const char *state, SearchConfig 
 		return st;
 	LlmConfig cfg = {.providers = prov, .nproviders = nprov, .jobs = s->jobs,
 	                 .timeout_s = s->llm_timeout_s,
-	                 .cache_dir = s->cache_dir, .state_dir = state, .budget = budget,
+	                 .cache_dir = dir_cache(), .state_dir = state, .budget = budget,
 	                 .cache_mode = s->offline    ? LLM_CACHE_OFFLINE
 	                               : s->no_cache ? LLM_CACHE_REFRESH
 	                                             : LLM_CACHE_NORMAL};
@@ -392,7 +382,7 @@ static int finish(Arena *a, const Options *o, const Unit *u, const SearchResult 
 		diag_note(gain ? "the best verified version so far was written to %s"
 		               : "nothing was written to %s", out);
 		print_resume(a, o, state);
-		return EXIT_TOOL;
+		return driver_exit(ST_TOOL);
 	}
 	if (r->stop == STOP_BUDGET)
 		diag_trace("kcc: the %s budget is used up", r->stop_detail);
@@ -400,7 +390,7 @@ static int finish(Arena *a, const Options *o, const Unit *u, const SearchResult 
 		diag_warning("interrupted; %s", gain ? "the best verified version so far was written"
 		                                     : "nothing was written");
 		print_resume(a, o, state);
-		return 130;
+		return driver_exit(ST_INTERRUPT);
 	}
 	return rc;
 }
@@ -443,7 +433,7 @@ static int search_with(Arena *a, const Options *o, const Unit *u, const Target *
 		return EXIT_USER;
 	const char *out = emit_output_path(a, o);
 	cfg.state_dir = state_dir(a, o, u, out);
-	cfg.memo_dir = arena_printf(a, "%s/verdicts", driver_cache_dir(a, o));
+	cfg.memo_dir = arena_printf(a, "%s/verdicts", dir_cache());
 	cfg.memo_read = !so->no_cache;
 	cfg.resume = so->resume != NULL;
 	if (so->resume && check_resume(a, so->resume, u))
@@ -458,14 +448,18 @@ static int search_with(Arena *a, const Options *o, const Unit *u, const Target *
 	struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART}, old;
 	sigaction(SIGINT, &sa, &old);
 	SearchResult r;
+	status_take(ST_OK); /* what the search raises decides its exit code */
 	rc = search_run(a, &cfg, &r);
 	sigaction(SIGINT, &old, NULL);
 	if (cfg.llm && so->cache_stats)
 		fprintf(stderr, "kcc: %s\n", llm_cache_stats(cfg.llm));
+	/* A search that could not start: the original does not build or run.
+	 * Its fault, unless a tool was missing (a compiler that cannot be
+	 * started: exit 3, not 1). */
 	if (rc == 0)
 		rc = finish(a, o, u, &r, t, cfg.state_dir);
 	else
-		rc = EXIT_USER;
+		rc = driver_exit(status_take(ST_USER));
 	if (cfg.llm)
 		llm_client_free(cfg.llm);
 	return rc;

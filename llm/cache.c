@@ -3,9 +3,10 @@
  * with the same provider, model, messages, parameters and sample index, kcc
  * answers from disk and makes no network call.
  *
- * Layout: ROOT/llm/ab/abcdef....json, ROOT being $XDG_CACHE_HOME/kcc (else
- * ~/.cache/kcc) or the configured directory. The key is the sha256 of a
- * canonical JSON serialization of the request; the entry holds that
+ * Layout: ROOT/llm/ab/abcdef....json, ROOT being the configured directory,
+ * else support's dir_cache() (--cache-dir, $XDG_CACHE_HOME/kcc or
+ * ~/.cache/kcc). The key is the sha256 of a canonical JSON serialization
+ * of the request; the entry holds that
  * request and the answer, so a human can read what was asked. API keys are
  * not part of either. Entries are written atomically, so concurrent kcc
  * runs sharing a cache see a whole entry or none.
@@ -23,21 +24,12 @@ struct LlmCache {
 	long hits, misses, writes, errors;
 };
 
-static const char *default_root(Arena *a)
-{
-	const char *x = getenv("XDG_CACHE_HOME");
-	if (x && *x)
-		return arena_printf(a, "%s/kcc", x);
-	const char *h = getenv("HOME");
-	return arena_printf(a, "%s/.cache/kcc", h && *h ? h : ".");
-}
-
 LlmCache *llm_cache_new(Arena *a, const char *dir, LlmCacheMode mode)
 {
 	LlmCache *c = arena_alloc(a, sizeof *c);
 	c->a = a;
 	c->mode = mode;
-	c->dir = arena_printf(a, "%s/llm", dir ? dir : default_root(a));
+	c->dir = arena_printf(a, "%s/llm", dir ? dir : dir_cache());
 	return c;
 }
 

@@ -121,7 +121,7 @@ typedef struct {
 	int max_attempts;      /* 0: 4 */
 	double backoff_s;      /* first retry delay, doubled each time; 0: 1 */
 	double backoff_max_s;  /* 0: 30 */
-	const char *cache_dir; /* NULL: $XDG_CACHE_HOME/kcc or ~/.cache/kcc */
+	const char *cache_dir; /* NULL: dir_cache() (support.h) */
 	LlmCacheMode cache_mode;
 	const char *prices_path; /* NULL: the table shipped as llm/prices.json */
 	const char *state_dir;   /* NULL: none; else every exchange saved here */

@@ -14,37 +14,25 @@
 #include <unistd.h>
 
 /* The front end reports a candidate's errors through the diagnostics
- * sink, on stderr: they belong in the record (and the repair prompt), not
- * on the user's terminal. */
+ * sink: they belong in the record (and the repair prompt), not on the
+ * user's terminal, so the sink writes them into a buffer meanwhile. */
 typedef struct {
-	int saved;
-	FILE *tmp;
+	Strbuf sb;
+	Strbuf *prev;
 } Capture;
 
 static void capture_begin(Capture *c)
 {
-	fflush(stderr);
-	c->tmp = tmpfile();
-	c->saved = c->tmp ? dup(2) : -1;
-	if (c->saved >= 0)
-		dup2(fileno(c->tmp), 2);
+	c->sb = (Strbuf)STRBUF_INIT;
+	c->prev = diag_capture(&c->sb);
 }
 
 static const char *capture_end(Capture *c, Arena *a)
 {
-	if (c->saved < 0)
-		return "";
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	Strbuf sb = STRBUF_INIT;
-	char buf[4096];
-	size_t n;
-	rewind(c->tmp);
-	while ((n = fread(buf, 1, sizeof buf, c->tmp)) > 0 && sb.len < 65536)
-		sb_addn(&sb, buf, n);
-	fclose(c->tmp);
-	return sb.len ? sb_to_arena(&sb, a) : "";
+	diag_capture(c->prev);
+	if (c->sb.len > 65536)
+		c->sb.buf[c->sb.len = 65536] = 0;
+	return c->sb.len ? sb_to_arena(&c->sb, a) : "";
 }
 
 static void take_verdict(Search *s, Candidate *c, const Verdict *v)
@@ -61,12 +49,12 @@ static void take_verdict(Search *s, Candidate *c, const Verdict *v)
 
 static int measure(Search *s, Candidate *c, const Unit *u)
 {
-	double t = passes_now();
+	double t = clock_now();
 	BenchResult b;
 	memset(&b, 0, sizeof b);
 	if (verify_bench(s->ref, u, &b) != 0)
 		return -1;
-	c->bench_s = passes_now() - t;
+	c->bench_s = clock_now() - t;
 	if (b.verdict.reason != VR_OK) {
 		take_verdict(s, c, &b.verdict);
 		return 0;
@@ -138,7 +126,7 @@ int eval_candidate(Search *s, int id, bool bench)
 		           c->correct ? "correct" : verify_reason_name(c->reason));
 		return 0;
 	}
-	double t = passes_now();
+	double t = clock_now();
 	Capture cap;
 	capture_begin(&cap);
 	Unit *u = ir_parse(s->a, c->file, c->text, c->len, s->cfg->io, false);
@@ -154,7 +142,7 @@ int eval_candidate(Search *s, int id, bool bench)
 	take_verdict(s, c, &v);
 	if (!u && *errs)
 		c->log = errs;
-	c->verify_s = passes_now() - t;
+	c->verify_s = clock_now() - t;
 	if (c->correct && bench && measure(s, c, u) != 0)
 		return -1;
 	memo_verdict_put(s, c);

@@ -30,8 +30,6 @@ typedef struct {
 
 /* ---- util.c: depends on nothing else in passes/ ------------------------------ */
 
-/* Wall clock in seconds. */
-double passes_now(void);
 uint64_t passes_rand(uint64_t *state);
 /* "-O3 -floop-nest-optimize" as a NULL-terminated argv (split at spaces). */
 const char *const *passes_split_flags(Arena *a, const char *flags);

@@ -1,18 +1,9 @@
 /*
- * util.c — the small helpers the files of passes/ share: the wall clock,
- * the search's random numbers and a compiler-flags string as an argv. It
+ * util.c — the small helpers the files of passes/ share: the search's
+ * random numbers and a compiler-flags string as an argv. It
  * depends on nothing else in passes/.
  */
 #include "internal.h"
-
-#include <sys/time.h>
-
-double passes_now(void)
-{
-	struct timeval tv;
-	gettimeofday(&tv, NULL);
-	return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
-}
 
 /* splitmix64 */
 uint64_t passes_rand(uint64_t *state)

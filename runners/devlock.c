@@ -34,17 +34,15 @@ int proc_device_lock(Arena *a, const char *cache_dir, const char *device, double
 		return -1;
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 		return fd;
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double t0 = clock_now();
 	diag_trace("kcc: waiting for %s (another kcc is timing on this device)", path);
 	while (flock(fd, LOCK_EX) != 0)
 		if (errno != EINTR) {
 			close(fd);
 			return -1;
 		}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (waited_s)
-		*waited_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+		*waited_s = clock_now() - t0;
 	return fd;
 }
 

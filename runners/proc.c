@@ -43,13 +43,6 @@ static bool candidate_env_ok(const char *kv)
 	return false;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static char **build_env(Arena *a, const ProcSpec *spec)
 {
 	size_t n = 0, extra = 0;
@@ -191,7 +184,7 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 	iso.no_namespaces = mode && strcmp(mode, "subreaper") == 0;
 	if (diag_verbose())
 		diag_trace("kcc: run: %s", proc_cmdline(a, spec->argv));
-	double t0 = now_s();
+	double t0 = clock_now();
 	pid_t pid = fork();
 	if (pid == 0)
 		child(spec, env, pin[0], pout[1], perr[1], prep[1], &iso, pch[1]);
@@ -225,6 +218,7 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 		live_remove(pid);
 		r->spawn_failed = true;
 		r->spawn_errno = e;
+		status_raise(ST_TOOL); /* a program kcc needs is missing */
 		return -1;
 	}
 	close(prep[0]);
@@ -257,7 +251,7 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 		}
 		int wait_ms = -1;
 		if (deadline && !killed) {
-			double left = deadline - now_s();
+			double left = deadline - clock_now();
 			wait_ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
 		} else if (killed)
 			wait_ms = 1000; /* grandchildren may hold the pipes: don't wait forever */
@@ -321,7 +315,7 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 		if (w < 0)
 			break;
 		/* Still running with its pipes closed: wait until the deadline. */
-		if (now_s() >= deadline) {
+		if (clock_now() >= deadline) {
 			stop(pid, spec);
 			killed = true;
 			r->timed_out = true;
@@ -330,7 +324,7 @@ int proc_run(Arena *a, const ProcSpec *spec, ProcResult *r)
 	}
 	kill(-pid, SIGKILL); /* anything it left behind in its group */
 	live_remove(pid);
-	r->wall_s = now_s() - t0;
+	r->wall_s = clock_now() - t0;
 	if (WIFEXITED(status))
 		r->exit_code = WEXITSTATUS(status);
 	else if (WIFSIGNALED(status))

@@ -16,9 +16,7 @@
 
 char *scratch_make(Arena *a, const char *dir, const char *prefix)
 {
-	if (!dir || !*dir)
-		dir = getenv("TMPDIR");
-	char *path = arena_printf(a, "%s/%s-XXXXXX", dir && *dir ? dir : "/tmp", prefix);
+	char *path = arena_printf(a, "%s/%s-XXXXXX", dir && *dir ? dir : temp_base(), prefix);
 	return mkdtemp(path);
 }
 

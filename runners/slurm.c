@@ -47,13 +47,6 @@ typedef struct {
 	double poll_s;      /* squeue every this many seconds while waiting */
 } Slurm;
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* A SLURM command (sinfo, squeue, scontrol, scancel, sbatch): its stdout,
  * or NULL with *err set to its complaint. */
 static const char *slurm_cmd(Arena *a, const char *const *argv, const char **err)
@@ -217,7 +210,7 @@ static const char *submit(Runner *self, Arena *a, const char *script, const Proc
 static int wait_for(Runner *self, Arena *a, const char *id, const char *const *bases, int n)
 {
 	Slurm *s = self->state;
-	double start = now_s(), next_check = start + 1.0, gone_at = 0, pending_since = 0;
+	double start = clock_now(), next_check = start + 1.0, gone_at = 0, pending_since = 0;
 	useconds_t nap = 20000;
 	for (;;) {
 		int done = 0;
@@ -225,7 +218,7 @@ static int wait_for(Runner *self, Arena *a, const char *id, const char *const *b
 			done += access(arena_printf(a, "%s.status", bases[i]), F_OK) == 0;
 		if (done == n)
 			return 0;
-		double now = now_s();
+		double now = clock_now();
 		if (now >= next_check) {
 			next_check = now + s->poll_s;
 			const char *reason;
@@ -324,11 +317,11 @@ static int slurm_batch(Runner *self, Arena *a, const ProcSpec *specs, int n, Pro
 		self->error = arena_printf(s->a, "cannot write %s: %s", script, strerror(e));
 		return -1;
 	}
-	double t0 = now_s();
+	double t0 = clock_now();
 	const char *id = submit(self, a, script, specs, n > 1 ? n : 0);
 	if (!id || wait_for(self, a, id, bases, n) != 0)
 		return -1;
-	double wall = now_s() - t0;
+	double wall = clock_now() - t0;
 	for (int i = 0; i < n; i++)
 		read_result(a, &specs[i], bases[i], wall, &rs[i]);
 	unlink(script);
@@ -390,7 +383,7 @@ static int check_shared(Runner *self, Arena *a, const char **why)
 	Slurm *s = self->state;
 	char nonce[65];
 	char seed[64];
-	snprintf(seed, sizeof seed, "%d-%f", (int)getpid(), now_s());
+	snprintf(seed, sizeof seed, "%d-%f", (int)getpid(), clock_now());
 	sha256_hex(seed, strlen(seed), nonce);
 	const char *probe = arena_printf(a, "%s/probe", s->dir);
 	if (file_write_atomic(probe, nonce, 64) != 0) {

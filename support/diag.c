@@ -7,8 +7,11 @@
  *           |                          ^
  *     gemm.cu:4:26: note: did you mean 'f32'?
  *
- * Colour only on a terminal, never when NO_COLOR is set. This is the one
- * piece of global mutable state kcc keeps besides the options.
+ * Colour only on a terminal, never when NO_COLOR is set. A caller that
+ * wants the messages rather than the user's terminal to have them (the
+ * front end's errors about a candidate belong in its record) captures
+ * them into a Strbuf with diag_capture(). This is the one piece of global
+ * mutable state kcc keeps besides the options.
  */
 #include "support.h"
 
@@ -28,9 +31,41 @@ static struct {
 	int errors;
 	int verbose;
 	Loc last;
-	Source src[32];
-	int nsrc;
+	Source *src; /* every file registered, for quoting (grows) */
+	int nsrc, capsrc;
+	Strbuf *capture; /* NULL: stderr */
 } D;
+
+/* Everything the sink writes goes through out(): to stderr, or to the
+ * capture (without colour: a captured message is read, not shown). */
+static void vout(const char *fmt, va_list ap)
+{
+	if (D.capture)
+		sb_vaddf(D.capture, fmt, ap);
+	else
+		vfprintf(stderr, fmt, ap);
+}
+
+static void out(const char *fmt, ...) PRINTF_LIKE(1, 2);
+static void out(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vout(fmt, ap);
+	va_end(ap);
+}
+
+static bool colored(void)
+{
+	return D.color && !D.capture;
+}
+
+Strbuf *diag_capture(Strbuf *sb)
+{
+	Strbuf *prev = D.capture;
+	D.capture = sb;
+	return prev;
+}
 
 #define C_BOLD "\033[1m"
 #define C_RED "\033[1;31m"
@@ -59,8 +94,13 @@ void diag_source(const char *file, const char *text, size_t len)
 			D.src[i].len = len;
 			return;
 		}
-	if (D.nsrc < (int)ARRAY_LEN(D.src))
-		D.src[D.nsrc++] = (Source){file, text, len};
+	if (D.nsrc == D.capsrc) {
+		D.capsrc = D.capsrc ? 2 * D.capsrc : 32;
+		D.src = realloc(D.src, sizeof *D.src * (size_t)D.capsrc);
+		if (!D.src)
+			abort();
+	}
+	D.src[D.nsrc++] = (Source){file, text, len};
 }
 
 static const Source *find_source(const char *file)
@@ -91,44 +131,42 @@ static void quote_line(Loc loc)
 		eol = end;
 	if (eol > p && eol[-1] == '\r')
 		eol--;
-	fprintf(stderr, " %5d | %.*s\n", loc.line, (int)(eol - p), p);
+	out(" %5d | %.*s\n", loc.line, (int)(eol - p), p);
 	if (loc.col <= 0)
 		return;
-	fprintf(stderr, "       | ");
+	out("       | ");
 	/* Keep tabs so the caret lines up with what the terminal showed. */
 	for (int c = 1; c < loc.col && p + c - 1 < eol; c++)
-		fputc(p[c - 1] == '\t' ? '\t' : ' ', stderr);
-	fprintf(stderr, "%s^%s\n", D.color ? C_GREEN : "", D.color ? C_RESET : "");
+		out("%c", p[c - 1] == '\t' ? '\t' : ' ');
+	out("%s^%s\n", colored() ? C_GREEN : "", colored() ? C_RESET : "");
 }
 
 static void print_head(DiagLevel lvl, Loc loc)
 {
 	static const char *const names[] = {"note", "warning", "error"};
 	static const char *const colors[] = {C_CYAN, C_MAGENTA, C_RED};
-	if (D.color)
-		fputs(C_BOLD, stderr);
+	if (colored())
+		out(C_BOLD);
 	if (loc.file) {
-		fputs(loc.file, stderr);
+		out("%s", loc.file);
 		if (loc.line > 0)
-			fprintf(stderr, ":%d", loc.line);
+			out(":%d", loc.line);
 		if (loc.line > 0 && loc.col > 0)
-			fprintf(stderr, ":%d", loc.col);
-		fputs(": ", stderr);
+			out(":%d", loc.col);
+		out(": ");
 	} else
-		fputs("kcc: ", stderr);
-	if (D.color)
-		fprintf(stderr, "%s%s:" C_RESET C_BOLD " ", colors[lvl], names[lvl]);
+		out("kcc: ");
+	if (colored())
+		out("%s%s:" C_RESET C_BOLD " ", colors[lvl], names[lvl]);
 	else
-		fprintf(stderr, "%s: ", names[lvl]);
+		out("%s: ", names[lvl]);
 }
 
 void diag_vat(DiagLevel lvl, Loc loc, const char *fmt, va_list ap)
 {
 	print_head(lvl, loc);
-	vfprintf(stderr, fmt, ap);
-	if (D.color)
-		fputs(C_RESET, stderr);
-	fputc('\n', stderr);
+	vout(fmt, ap);
+	out("%s\n", colored() ? C_RESET : "");
 	if (loc.file)
 		quote_line(loc);
 	if (lvl == DIAG_ERROR)
@@ -149,10 +187,8 @@ void diag_note(const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	print_head(DIAG_NOTE, D.last);
-	vfprintf(stderr, fmt, ap);
-	if (D.color)
-		fputs(C_RESET, stderr);
-	fputc('\n', stderr);
+	vout(fmt, ap);
+	out("%s\n", colored() ? C_RESET : "");
 	va_end(ap);
 }
 
@@ -193,9 +229,9 @@ void diag_trace(const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vout(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	out("\n");
 }
 
 static size_t edit_distance(const char *a, const char *b)

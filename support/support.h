@@ -94,6 +94,10 @@ void diag_note(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void diag_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void diag_warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
 int diag_error_count(void);
+/* Write every message (errors, notes, traces) into sb instead of stderr,
+ * without colour; NULL writes to stderr again. Returns the target before,
+ * so captures nest: prev = diag_capture(&sb); ...; diag_capture(prev). */
+Strbuf *diag_capture(Strbuf *sb);
 /* Verbose trace (-v): printed to stderr only when enabled. */
 void diag_set_verbose(int level);
 int diag_verbose(void);
@@ -105,6 +109,23 @@ const char *nearest_word(const char *word, const char *const *cands, size_t n);
 /* A duration: a number of seconds with an optional unit s, m or h ("90",
  * "10m", "1.5h"); false when s is not one. */
 bool parse_seconds(const char *s, double *v);
+
+/* ---- status: a failure's category (status.c) --------------------------------- */
+
+typedef enum {
+	ST_OK,        /* no failure */
+	ST_USER,      /* the input, its spec or the options are wrong */
+	ST_TOOL,      /* a tool failed or is missing: compiler, device, provider */
+	ST_BUDGET,    /* a budget ran out */
+	ST_INTERRUPT, /* the user stopped kcc (SIGINT) */
+} Status;
+
+/* Record the category of the failure under way, where it is known (a
+ * program that cannot be started: ST_TOOL). Thread-safe. */
+void status_raise(Status s);
+/* The category raised since the last take, else otherwise; forgets it. */
+Status status_take(Status otherwise);
+const char *status_name(Status s);
 
 /* ---- the clock (clock.c) ------------------------------------------------------ */
 
@@ -149,6 +170,18 @@ void temp_root_keep(void);
 void temp_root_remove(void);
 /* Call fn (async-signal-safe) first when a fatal signal ends kcc. */
 void temp_root_on_fatal(void (*fn)(void));
+
+/* Where temporary files go: $TMPDIR (the run's temp root once
+ * temp_root_init ran), else /tmp. */
+const char *temp_base(void);
+
+/* ---- the cache dir (dirs.c) --------------------------------------------------- */
+
+/* --cache-dir, once, from the driver; NULL: the default. */
+void dir_cache_set(const char *dir);
+/* The cache dir: --cache-dir, else $XDG_CACHE_HOME/kcc, else
+ * ~/.cache/kcc (/tmp/.cache/kcc without HOME). Not created here. */
+const char *dir_cache(void);
 
 /* ---- secrets: redaction at every sink (redact.c) --------------------------- */
 

@@ -103,9 +103,7 @@ static void on_fatal(int sig)
 
 const char *temp_root_init(void)
 {
-	const char *t = getenv("TMPDIR");
-	if (!t || !*t)
-		t = "/tmp";
+	const char *t = temp_base();
 	int n = snprintf(root, sizeof root, "%s/kcc-%ld-XXXXXX", t, (long)getpid());
 	if (n <= 0 || (size_t)n >= sizeof root || !mkdtemp(root)) {
 		root[0] = 0;
@@ -128,12 +126,15 @@ const char *temp_root_init(void)
 	return root;
 }
 
-const char *temp_root_parent(void)
+const char *temp_base(void)
 {
-	if (parent[0])
-		return parent;
 	const char *t = getenv("TMPDIR");
 	return t && *t ? t : "/tmp";
+}
+
+const char *temp_root_parent(void)
+{
+	return parent[0] ? parent : temp_base();
 }
 
 void temp_root_keep(void)

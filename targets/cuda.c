@@ -11,7 +11,7 @@
  *
  * The hardware description comes from a tiny query program
  * (programs/cuda_query.cu) built and run once; its answer is cached in the
- * process and on disk under $XDG_CACHE_HOME/kcc (keyed by the GPU's UUID),
+ * process and on disk under the cache dir (keyed by the GPU's UUID),
  * because nvcc takes seconds.
  */
 #include "internal.h"

@@ -27,9 +27,9 @@ void target_build_tail(Strvec *v, const TargetBuild *b, const char *const *proje
 int target_run_tool(Arena *a, const TargetProfileRun *r, const char *const *pre,
                     const char *const *env, ProcResult *pr);
 
-/* $XDG_CACHE_HOME/kcc, else ~/.cache/kcc; NULL without either. Where the
- * targets keep what outlives a run without --cache-dir's say (the cuda
- * description, the QEMU plugin). */
+/* The cache dir (support's dir_cache(): --cache-dir, else
+ * $XDG_CACHE_HOME/kcc, else ~/.cache/kcc). Where the targets keep what
+ * outlives a run (the cuda description, the QEMU plugin). */
 const char *target_cache_home(Arena *a);
 
 /* ---- embedded programs (targets/programs/, cmake/embed.cmake) ------------------ */

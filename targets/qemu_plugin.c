@@ -2,8 +2,9 @@
  * qemu_plugin.c — kcc's QEMU plugin (targets/qemu/kcc_icount.c), built
  * from the copy embedded in kcc with the host's C compiler the first time
  * the riscv64 target needs it, and kept in the cache directory
- * ($XDG_CACHE_HOME/kcc, else ~/.cache/kcc; a fresh temporary directory when
- * neither is writable) under a name with the source's hash, so an upgraded
+ * (--cache-dir, else $XDG_CACHE_HOME/kcc or ~/.cache/kcc; a fresh
+ * temporary directory when it is not writable) under a name with the
+ * source's hash, so an upgraded
  * kcc never loads an old plugin. The build goes to a temporary name and is
  * renamed into place, so concurrent kcc processes never see half a file.
  */

@@ -59,12 +59,8 @@ int target_run_proc(Arena *a, const TargetRun *r, bool limit_as, ProcResult *out
 
 const char *target_cache_home(Arena *a)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	if (xdg && *xdg)
-		return arena_printf(a, "%s/kcc", xdg);
-	if (home && *home)
-		return arena_printf(a, "%s/.cache/kcc", home);
-	return NULL;
+	(void)a;
+	return dir_cache(); /* --cache-dir, as the driver set it */
 }
 
 const char *target_which(Arena *a, const char *prog, const char *const *extra_dirs)

@@ -99,13 +99,6 @@ void verify_ratio_ci(const double *a, int na, const double *b, int nb, uint64_t 
 	free(rs);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void take(Arena *a, Samples *s, const Results *res)
 {
 	for (int i = 0; i < res->nsamples; i++) {
@@ -230,7 +223,7 @@ static int time_original(VerifyRef *r, Samples *s)
 	if (res.wall_s > m->wall)
 		m->wall = res.wall_s;
 	m->load = load > m->load ? load : m->load;
-	m->when = now();
+	m->when = clock_now();
 	return 0;
 }
 
@@ -276,7 +269,7 @@ static int bench_memo(VerifyRef *r)
 	}
 	m->ref0 = res;
 	m->wall = res.wall_s;
-	m->when = now();
+	m->when = clock_now();
 	m->done = true;
 	return 0;
 }
@@ -454,7 +447,7 @@ int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *b)
 	 * more such rounds: the samples its interval needs, no more. A loss
 	 * or a clear non-gain is never re-measured, so noise cannot promote it. */
 	bool busy = load > 0.5 || m->load > 0.5;
-	bool old = now() - m->when > 300;
+	bool old = clock_now() - m->when > 300;
 	bool noisy = b->ref.median > 0 && (b->ref.q3 - b->ref.q1) > 0.1 * b->ref.median;
 	double d = r->o.delta;
 	bool again = !strcmp(b->call, "gain") ? busy || old || noisy
