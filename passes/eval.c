@@ -32,7 +32,8 @@ static const char *capture_end(Capture *c, Arena *a)
 	diag_capture(c->prev);
 	if (c->sb.len > 65536)
 		c->sb.buf[c->sb.len = 65536] = 0;
-	return c->sb.len ? sb_to_arena(&c->sb, a) : "";
+	const char *errs = sb_to_arena(&c->sb, a); /* releases the buffer */
+	return *errs ? errs : "";
 }
 
 static void take_verdict(Search *s, Candidate *c, const Verdict *v)
