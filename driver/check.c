@@ -1,9 +1,11 @@
 /*
- * check.c — `kcc --check REF CAND [--bench]`: only the Verifier, as a
- * command. REF must carry a valid spec; CAND is parsed without demanding
- * one, so a candidate that changed its pragmas or signature gets the
- * verifier's precise reason instead of a spec error. Exit 0 when CAND is
- * equivalent, 1 with the reason when not, 3 when kcc's own tools failed.
+ * check.c — `kcc --check REF CAND... [--bench]`: only the Verifier, as a
+ * command. REF must carry a valid spec and is prepared once; each CAND goes
+ * through verify_source (parsed without demanding a spec, so a candidate
+ * that changed its pragmas or signature gets the verifier's precise reason
+ * instead of a spec error) and gets a verdict block of its own, headed
+ * `==> CAND <==` when there are several. Exit 0 when every CAND is
+ * equivalent, 1 when one is not, 3 when kcc's own tools failed: the worst.
  */
 #include "driver.h"
 
@@ -11,51 +13,64 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 
-static Unit *load_candidate(Arena *a, const Options *o, char **text, size_t *len, int *rc)
+static double seconds(struct timeval tv)
 {
-	int e = file_read_max(a, o->cand, KCC_INPUT_MAX, text, len);
-	if (e) {
-		diag_error("cannot read '%s': %s", o->cand, file_error(e));
-		*rc = EXIT_USER;
-		return NULL;
-	}
-	const Target *t = o->target ? target_find(o->target) : NULL;
-	IrOptions io = {.clang_args = (const char **)o->parse_args, .nclang_args = o->nparse_args,
-	                .target_args = t ? t->parse_args : NULL};
-	return ir_parse(a, o->cand, *text, *len, &io, false);
+	return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
 }
 
-static int check_with(Arena *a, const Options *o, const Target *t, Unit *ref, Unit *cand,
-                      const char *text, size_t len, Runner *rn);
-
-int driver_check(Arena *a, const Options *o)
+/* -v: the verifier's throughput and kcc's own share of the time (its CPU
+ * time; the compilers and the harness runs are its children) for
+ * bench/verify/run. */
+static void trace_time(int n, double t0)
 {
-	int rc = EXIT_OK;
-	Unit *ref = driver_load(a, o, o->input, true, &rc);
-	if (!ref)
-		return rc;
-	const Target *t = driver_target(o, ref);
-	/* Elsewhere, the device is the runner's: it answers when it runs. */
-	if (t && !o->runner && (rc = driver_device(a, t, ref)))
-		return rc;
+	struct rusage self, kids;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	diag_trace("kcc: check: %d candidate%s in %.1f s; kcc's own CPU time %.2f s, its "
+	           "children's (compilers, harness runs) %.2f s",
+	           n, n == 1 ? "" : "s", clock_now() - t0,
+	           seconds(self.ru_utime) + seconds(self.ru_stime),
+	           seconds(kids.ru_utime) + seconds(kids.ru_stime));
+}
+
+static int worst(int a, int b)
+{
+	return a == EXIT_TOOL || b == EXIT_TOOL ? EXIT_TOOL : a > b ? a : b;
+}
+
+/* One candidate against the prepared reference: its exit code. */
+static int check_one(Arena *a, const Options *o, VerifyRef *r, const IrOptions *io,
+                     const char *path, Runner *rn, const char **kept)
+{
 	char *text = NULL;
 	size_t len = 0;
-	Unit *cand = load_candidate(a, o, &text, &len, &rc);
-	if (!cand && rc)
-		return rc;
-	Runner *rn = NULL;
-	if ((rc = driver_runner(a, o, &rn)))
-		return rc;
-	rc = check_with(a, o, t, ref, cand, text, len, rn);
-	runner_cleanup(rn);
-	return rc;
+	int e = file_read_max(a, path, KCC_INPUT_MAX, &text, &len);
+	if (e) {
+		diag_error("cannot read '%s': %s", path, file_error(e));
+		return EXIT_USER;
+	}
+	VerifySource src = {.path = path, .text = text, .len = len, .io = io, .bench = o->bench};
+	VerifyResult res;
+	int rc = verify_source(r, &src, &res);
+	if (res.checked)
+		verify_print_result(stdout, &res);
+	if (res.verdict.tmpdir)
+		*kept = res.verdict.tmpdir;
+	if (rc != 0) {
+		if (!res.checked && runner_failed(rn))
+			diag_note("nothing was decided about '%s'; run the same command again when "
+			          "%s answers", path, rn->where);
+		return EXIT_TOOL;
+	}
+	return verify_result_verdict(&res)->reason == VR_OK ? EXIT_OK : EXIT_USER;
 }
 
-static int check_with(Arena *a, const Options *o, const Target *t, Unit *ref, Unit *cand,
-                      const char *text, size_t len, Runner *rn)
+static int check_all(Arena *a, const Options *o, const Target *t, Unit *ref, Runner *rn)
 {
-	int rc = EXIT_OK;
+	double start = clock_now();
 	VerifyOptions vo;
 	driver_verify_options(a, o, t, &vo);
 	vo.runner = rn;
@@ -71,38 +86,40 @@ static int check_with(Arena *a, const Options *o, const Target *t, Unit *ref, Un
 		          "checked against it", o->input);
 		return EXIT_USER;
 	}
-	Verdict v;
-	memset(&v, 0, sizeof v);
-	if (cand)
-		rc = verify_candidate(r, cand, &v) == 0 ? EXIT_OK : EXIT_TOOL;
-	else
-		verify_unparsed(r, o->cand, text, len, &v);
-	if (rc == EXIT_TOOL && runner_failed(rn))
-		diag_note("nothing was decided about '%s'; run the same command again when %s "
-		          "answers", o->cand, rn->where);
-	if (rc == EXIT_OK) {
-		verify_print_verdict(stdout, &v);
-		rc = v.reason == VR_OK ? EXIT_OK : EXIT_USER;
+	IrOptions io = {.clang_args = (const char **)o->parse_args, .nclang_args = o->nparse_args,
+	                .target_args = t ? t->parse_args : NULL};
+	int rc = EXIT_OK;
+	const char *kept = NULL;
+	for (int i = 0; i < o->ncands; i++) {
+		if (o->ncands > 1)
+			printf("%s==> %s <==\n", i ? "\n" : "", o->cands[i]);
+		fflush(stdout);
+		rc = worst(rc, check_one(a, o, r, &io, o->cands[i], rn, &kept));
+		fflush(stdout);
+		if (runner_failed(rn))
+			break; /* the runner is gone: nothing more can be decided */
 	}
-	if (rc == EXIT_OK && o->bench) {
-		BenchResult b;
-		memset(&b, 0, sizeof b);
-		if (verify_bench(r, cand, &b) != 0)
-			rc = EXIT_TOOL;
-		else {
-			verify_print_bench(stdout, &b);
-			if (b.verdict.reason != VR_OK) {
-				verify_print_verdict(stdout, &b.verdict);
-				rc = EXIT_USER;
-			}
-		}
-	}
-	if (rc != EXIT_TOOL && runner_failed(rn)) { /* during --bench */
-		diag_error("%s", runner_failed(rn));
-		rc = EXIT_TOOL;
-	}
-	if (o->keep_temps && v.tmpdir)
-		fprintf(stderr, "kcc: kept the verifier's files in %s\n", v.tmpdir);
+	trace_time(o->ncands, start);
+	if (o->keep_temps && kept)
+		fprintf(stderr, "kcc: kept the verifier's files in %s\n", kept);
 	verify_ref_release(r);
+	return rc;
+}
+
+int driver_check(Arena *a, const Options *o)
+{
+	int rc = EXIT_OK;
+	Unit *ref = driver_load(a, o, o->input, true, &rc);
+	if (!ref)
+		return rc;
+	const Target *t = driver_target(o, ref);
+	/* Elsewhere, the device is the runner's: it answers when it runs. */
+	if (t && !o->runner && (rc = driver_device(a, t, ref)))
+		return rc;
+	Runner *rn = NULL;
+	if ((rc = driver_runner(a, o, &rn)))
+		return rc;
+	rc = check_all(a, o, t, ref, rn);
+	runner_cleanup(rn);
 	return rc;
 }

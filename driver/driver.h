@@ -30,7 +30,7 @@ typedef enum {
 	MODE_COMPILE,      /* -O0 / -O2 / -O-llm: parse, (search), emit */
 	MODE_DUMP_IR,
 	MODE_SUGGEST_SPEC,
-	MODE_CHECK,        /* --check REF CAND */
+	MODE_CHECK,        /* --check REF CAND... */
 	MODE_PROFILE,      /* --profile FILE */
 	MODE_HELP,
 	MODE_VERSION,
@@ -69,7 +69,8 @@ typedef struct {
 	OptLevel level;
 	long llm_steps;       /* -O-llm=N; 0 = default budget */
 	const char *input;    /* the kernel file (or REF for --check) */
-	const char *cand;     /* CAND for --check */
+	const char **cands;   /* the CANDs of --check, in order */
+	int ncands;
 	const char *output;   /* -o; NULL = default name */
 	const char *target;   /* --target; NULL = from the file */
 	const char **clang_args; /* -I, -D, -U as given */
@@ -107,7 +108,8 @@ int driver_search(Arena *a, const Options *o, const Unit *u);
 /* -MD: the make rule "TARGET: FILE HEADERS..." for this run. 0 or errno. */
 int driver_depfile(Arena *a, const Options *o, const Unit *u, const char *out);
 
-/* kcc --check REF CAND [--bench]; returns an exit code. */
+/* kcc --check REF CAND... [--bench]; returns the worst candidate's exit
+ * code. */
 int driver_check(Arena *a, const Options *o);
 /* kcc --profile FILE: time, profile and print; returns an exit code. */
 int driver_profile(Arena *a, const Options *o, const Unit *u);

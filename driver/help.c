@@ -38,7 +38,7 @@ static void usage_name(const Opt *o, char *buf, size_t n)
 void options_print_help(void)
 {
 	printf("usage: kcc [options] FILE -o OUT\n"
-	       "       kcc --check REF CAND [--bench]\n\n"
+	       "       kcc --check REF CAND... [--bench]\n\n"
 	       "kcc optimizes a C or CUDA kernel, one verified pass at a time.\n");
 	for (size_t s = 0; s < ARRAY_LEN(SECTIONS); s++) {
 		printf("\n%s:\n", SECTIONS[s]);
@@ -76,7 +76,7 @@ void options_print_man(void)
 	       ".TH KCC 1 \"\" \"kcc %s\" \"User Commands\"\n"
 	       ".SH NAME\nkcc \\- optimize a C or CUDA kernel with verified passes\n"
 	       ".SH SYNOPSIS\n.B kcc\n[\\fIoptions\\fR] \\fIFILE\\fR \\-o \\fIOUT\\fR\n.br\n"
-	       ".B kcc \\-\\-check\n\\fIREF CAND\\fR [\\-\\-bench]\n"
+	       ".B kcc \\-\\-check\n\\fIREF CAND\\fR... [\\-\\-bench]\n"
 	       ".SH DESCRIPTION\nkcc reads a kernel file whose \\fB#pragma kcc\\fR lines say "
 	       "how to call it, searches for a faster version one optimization at a time, "
 	       "proves every candidate equivalent to the original by differential "

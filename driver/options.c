@@ -235,8 +235,10 @@ const Opt OPTS[] = {
      .help = "Time the kernel at its bench shape and print its profile (ncu, perf or callgrind) "
      "with the roofline, as the planner sees it."},
     {"Verification", "--check", ARG_NONE, T_MODE, .val = MODE_CHECK,
-     .help = "kcc --check REF CAND: only the equivalence check; exit 0 if CAND is equivalent to "
-     "REF, 1 with the reason if not."},
+     .help = "kcc --check REF CAND...: only the equivalence check, one verdict block per CAND "
+     "(headed '==> CAND <==' when there are several); exit 0 if every CAND is equivalent to "
+     "REF, 1 with the reason if one is not, 3 if kcc's own tools failed (the worst of the "
+     "candidates')."},
     {"Verification", "--bench", ARG_NONE, T_FLAG, OFF(bench),
      .help = "With --check: also time both (alternating) and print the speed-up with its "
      "confidence interval."},
@@ -395,8 +397,10 @@ static int set_positional(Options *o, const char *arg)
 {
 	if (!o->input)
 		o->input = arg;
-	else if (o->mode == MODE_CHECK && !o->cand)
-		o->cand = arg;
+	else if (o->mode == MODE_CHECK) {
+		o->cands = realloc(o->cands, (size_t)(o->ncands + 1) * sizeof(char *));
+		o->cands[o->ncands++] = arg; /* argv lives until exit */
+	}
 	else {
 		diag_error("more than one input file ('%s' and '%s')", o->input, arg);
 		diag_note("kcc optimizes one kernel file per run");
@@ -512,8 +516,8 @@ int options_parse(int argc, char **argv, Options *o)
 		diag_note("usage: kcc [options] FILE -o OUT; 'kcc --help' lists the options");
 		return EXIT_USER;
 	}
-	if (o->mode == MODE_CHECK && !o->cand) {
-		diag_error("--check needs two files: kcc --check REF CAND");
+	if (o->mode == MODE_CHECK && !o->ncands) {
+		diag_error("--check needs two files: kcc --check REF CAND...");
 		return EXIT_USER;
 	}
 	return -1;

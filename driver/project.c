@@ -262,11 +262,19 @@ int driver_project(Arena *a, Options *o)
 	for (int i = 0; i < (int)nenv.n; i++)
 		add_flag(a, &nvflags, &clang, nenv.v, (int)nenv.n, &i, NULL);
 	/* "quoted" includes next to the kernel (the builds include a copy) */
-	const char *files[] = {o->input, o->cand};
-	for (size_t i = 0; i < ARRAY_LEN(files); i++) {
-		if (!files[i] || !strcmp(files[i], "-"))
+	const char **dirs = arena_alloc(a, sizeof(char *) * (size_t)(o->ncands + 2));
+	int ndirs = 0;
+	for (int i = -1; i < o->ncands; i++) {
+		const char *f = i < 0 ? o->input : o->cands[i];
+		if (!f || !strcmp(f, "-"))
 			continue;
-		const char *d = absolute(a, NULL, dir_of(a, files[i]));
+		const char *d = absolute(a, NULL, dir_of(a, f));
+		bool seen = false;
+		for (int k = 0; k < ndirs && !seen; k++)
+			seen = !strcmp(dirs[k], d);
+		if (seen)
+			continue;
+		dirs[ndirs++] = d;
 		push(&cflags, "-iquote");
 		push(&cflags, d);
 		push(&nvflags, arena_printf(a, "-I%s", d));

@@ -178,7 +178,7 @@ typedef struct {
 	int nfuncs;
 	char iface[65];        /* interface fingerprint: entry name, return and
 	                          parameter types and names (sha256 hex) */
-	char spec_hash[65];    /* hash of the pragma lines except `tune` */
+	char spec_hash[65];    /* ir_spec_hash of the text */
 	const char *const *build_flags; /* compiler flags of this version (-O2's
 	                                   flag search), after the project's;
 	                                   NULL-terminated, NULL none */
@@ -197,6 +197,12 @@ typedef struct {
 
 /* Parse the pragmas of text only (no libclang); fills u->spec. 0 on success. */
 int spec_parse(Arena *a, Unit *u);
+/* The hash of text's `#pragma kcc` lines other than `tune`, each with its
+ * whitespace normalised (Unit.spec_hash): a candidate may add tune lines,
+ * nothing else. Lexical, with spec_parse's scanner and no diagnostics, so
+ * it answers for text the front end rejects too. Returns the number of
+ * `#pragma kcc` lines seen. */
+int ir_spec_hash(const char *text, size_t len, char out[65]);
 /* Parse path (text already read) with libclang and the spec, then validate
  * the spec against the entry. NULL after diagnostics on any error.
  * When need_spec is false (--suggest-spec), a missing spec is not an error. */

@@ -465,29 +465,8 @@ static void fingerprint(Unit *u)
 		sb_addf(&sb, "%s%s %s", i ? ", " : "", u->params[i].type, u->params[i].name);
 	sb_adds(&sb, ")");
 	sha256_hex(sb.buf, sb.len, u->iface);
-	sb_reset(&sb);
-	/* The spec without `tune` lines, whitespace-normalized: a candidate may
-	 * add tune lines, nothing else. */
-	for (int i = 0; i < u->spec.nlines; i++) {
-		const PragmaLine *pl = &u->spec.lines[i];
-		if (!strcmp(pl->kind, "tune"))
-			continue;
-		bool space = false;
-		for (size_t k = pl->begin; k < pl->end; k++) {
-			char c = u->text[k];
-			if (c == ' ' || c == '\t' || c == '\r')
-				space = true;
-			else {
-				if (space && sb.len)
-					sb_addc(&sb, ' ');
-				sb_addc(&sb, c);
-				space = false;
-			}
-		}
-		sb_addc(&sb, '\n');
-	}
-	sha256_hex(sb_str(&sb), sb.len, u->spec_hash);
 	sb_release(&sb);
+	ir_spec_hash(u->text, u->len, u->spec_hash);
 }
 
 static int find_entry(Ctx *x, bool need_spec)

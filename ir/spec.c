@@ -51,36 +51,32 @@ static const char *pragma_end(const char *p, const char *eol)
 	return eol;
 }
 
-int spec_parse(Arena *a, Unit *u)
+/* A walk over the text's `#pragma kcc` lines, skipping what could hide a
+ * fake one: comments, strings, chars. */
+typedef struct {
+	const char *p, *end;
+	int lineno;
+	bool line_start;
+} Scan;
+
+/* The next pragma line: true with *line (its start), *body (after "kcc")
+ * and *eol; s->lineno is its line. */
+static bool scan_next(Scan *s, const char **line, const char **body, const char **eol)
 {
-	Cur c = {.a = a, .u = u};
-	const char *p = u->text, *end = u->text + u->len;
-	int lineno = 1;
-	bool line_start = true;
+	const char *p = s->p, *end = s->end;
 	while (p < end) {
-		if (line_start) {
-			const char *eol = memchr(p, '\n', (size_t)(end - p));
-			if (!eol)
-				eol = end;
-			const char *body = match_pragma(p, eol);
-			if (body) {
-				c.line = p;
-				c.lineno = lineno;
-				c.p = body;
-				c.end = pragma_end(body, eol);
-				if (c.end > c.p && c.end[-1] == '\\') {
-					error_at((Loc){u->path, lineno, (int)(c.end - 1 - p) + 1},
-					         "line continuation in '#pragma kcc' is not supported");
-					c.errors++;
-					diag_note("write one pragma per line");
-				} else
-					spec_pragma(&c);
-				p = eol;
-				continue;
+		if (s->line_start) {
+			const char *e = memchr(p, '\n', (size_t)(end - p));
+			if (!e)
+				e = end;
+			const char *b = match_pragma(p, e);
+			if (b) {
+				*line = p, *body = b, *eol = e;
+				s->p = e;
+				return true;
 			}
 		}
-		line_start = false;
-		/* Skip what could hide a fake pragma: comments, strings, chars. */
+		s->line_start = false;
 		if (p[0] == '/' && p + 1 < end && p[1] == '/') {
 			while (p < end && *p != '\n')
 				p++;
@@ -89,7 +85,7 @@ int spec_parse(Arena *a, Unit *u)
 		if (p[0] == '/' && p + 1 < end && p[1] == '*') {
 			for (p += 2; p < end && !(p[0] == '*' && p + 1 < end && p[1] == '/'); p++)
 				if (*p == '\n')
-					lineno++;
+					s->lineno++;
 			p = p < end ? p + 2 : end;
 			continue;
 		}
@@ -105,10 +101,63 @@ int spec_parse(Arena *a, Unit *u)
 			continue;
 		}
 		if (*p == '\n') {
-			lineno++;
-			line_start = true;
+			s->lineno++;
+			s->line_start = true;
 		}
 		p++;
 	}
+	s->p = p;
+	return false;
+}
+
+int spec_parse(Arena *a, Unit *u)
+{
+	Cur c = {.a = a, .u = u};
+	Scan s = {u->text, u->text + u->len, 1, true};
+	const char *line, *body, *eol;
+	while (scan_next(&s, &line, &body, &eol)) {
+		c.line = line;
+		c.lineno = s.lineno;
+		c.p = body;
+		c.end = pragma_end(body, eol);
+		if (c.end > c.p && c.end[-1] == '\\') {
+			error_at((Loc){u->path, s.lineno, (int)(c.end - 1 - line) + 1},
+			         "line continuation in '#pragma kcc' is not supported");
+			c.errors++;
+			diag_note("write one pragma per line");
+		} else
+			spec_pragma(&c);
+	}
 	return c.errors;
+}
+
+int ir_spec_hash(const char *text, size_t len, char out[65])
+{
+	Scan s = {text, text + len, 1, true};
+	Strbuf sb = STRBUF_INIT;
+	const char *line, *body, *eol;
+	int n = 0;
+	while (scan_next(&s, &line, &body, &eol)) {
+		const char *q = body, *e = pragma_end(body, eol), *k;
+		n++;
+		while (q < e && (*q == ' ' || *q == '\t'))
+			q++;
+		for (k = q; k < e && is_ident(*k);)
+			k++;
+		if (k - q == 4 && !strncmp(q, "tune", 4))
+			continue;
+		for (bool space = false; q < e; q++)
+			if (*q == ' ' || *q == '\t' || *q == '\r')
+				space = true;
+			else {
+				if (space)
+					sb_addc(&sb, ' ');
+				sb_addc(&sb, *q);
+				space = false;
+			}
+		sb_addc(&sb, '\n');
+	}
+	sha256_hex(sb_str(&sb), sb.len, out);
+	sb_release(&sb);
+	return n;
 }

@@ -1,40 +1,14 @@
 /*
- * eval.c — one candidate through the Verifier and the timer. A candidate
- * is parsed without demanding a spec (so a changed pragma gets the
- * verifier's exact reason), checked with verify_candidate (or
- * verify_unparsed when the front end rejects it) and, when correct, timed
- * against the original with verify_bench. Verdicts are remembered in the
+ * eval.c — one candidate through the Verifier and the timer: verify_source
+ * parses it without demanding a spec (so a changed pragma gets the
+ * verifier's exact reason), checks it and, when correct, times it against
+ * the original. Verdicts are remembered in the
  * memo (memo.c) by text, and the same code under another text (dedup.c)
  * takes the verdict of the candidate that had it first.
  */
 #include "internal.h"
 
-#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
-
-/* The front end reports a candidate's errors through the diagnostics
- * sink: they belong in the record (and the repair prompt), not on the
- * user's terminal, so the sink writes them into a buffer meanwhile. */
-typedef struct {
-	Strbuf sb;
-	Strbuf *prev;
-} Capture;
-
-static void capture_begin(Capture *c)
-{
-	c->sb = (Strbuf)STRBUF_INIT;
-	c->prev = diag_capture(&c->sb);
-}
-
-static const char *capture_end(Capture *c, Arena *a)
-{
-	diag_capture(c->prev);
-	if (c->sb.len > 65536)
-		c->sb.buf[c->sb.len = 65536] = 0;
-	const char *errs = sb_to_arena(&c->sb, a); /* releases the buffer */
-	return *errs ? errs : "";
-}
 
 static void take_verdict(Search *s, Candidate *c, const Verdict *v)
 {
@@ -48,25 +22,14 @@ static void take_verdict(Search *s, Candidate *c, const Verdict *v)
 		c->log = v->log;
 }
 
-static int measure(Search *s, Candidate *c, const Unit *u)
+static void take_measure(Search *s, Candidate *c, const BenchResult *b)
 {
-	double t = clock_now();
-	BenchResult b;
-	memset(&b, 0, sizeof b);
-	if (verify_bench(s->ref, u, &b) != 0)
-		return -1;
-	c->bench_s = clock_now() - t;
-	if (b.verdict.reason != VR_OK) {
-		take_verdict(s, c, &b.verdict);
-		return 0;
-	}
 	c->measured = true;
-	double k = b.unit ? 1 : 1e3; /* a count stays a count */
-	c->ms = b.cand.median * k, c->ms_q1 = b.cand.q1 * k, c->ms_q3 = b.cand.q3 * k;
-	c->speedup = b.speedup, c->lo = b.ci_lo, c->hi = b.ci_hi;
-	if (!s->r->shape && b.shape)
-		s->r->shape = arena_strdup(s->a, b.shape);
-	return 0;
+	double k = b->unit ? 1 : 1e3; /* a count stays a count */
+	c->ms = b->cand.median * k, c->ms_q1 = b->cand.q1 * k, c->ms_q3 = b->cand.q3 * k;
+	c->speedup = b->speedup, c->lo = b->ci_lo, c->hi = b->ci_hi;
+	if (!s->r->shape && b->shape)
+		s->r->shape = arena_strdup(s->a, b->shape);
 }
 
 /* The earlier judged candidate with c's normal form, or -1. The memo
@@ -127,25 +90,18 @@ int eval_candidate(Search *s, int id, bool bench)
 		           c->correct ? "correct" : verify_reason_name(c->reason));
 		return 0;
 	}
-	double t = clock_now();
-	Capture cap;
-	capture_begin(&cap);
-	Unit *u = ir_parse(s->a, c->file, c->text, c->len, s->cfg->io, false);
-	const char *errs = capture_end(&cap, s->a);
-	if (u && c->cflags && *c->cflags)
-		u->build_flags = passes_split_flags(s->a, c->cflags);
-	Verdict v;
-	memset(&v, 0, sizeof v);
-	if (!u)
-		verify_unparsed(s->ref, c->file, c->text, c->len, &v);
-	else if (verify_candidate(s->ref, u, &v) != 0)
+	VerifySource src = {.path = c->file, .text = c->text, .len = c->len, .io = s->cfg->io,
+	                    .bench = bench, .quiet = true};
+	if (c->cflags && *c->cflags)
+		src.build_flags = passes_split_flags(s->a, c->cflags);
+	VerifyResult res;
+	if (verify_source(s->ref, &src, &res) != 0)
 		return -1;
-	take_verdict(s, c, &v);
-	if (!u && *errs)
-		c->log = errs;
-	c->verify_s = clock_now() - t;
-	if (c->correct && bench && measure(s, c, u) != 0)
-		return -1;
+	take_verdict(s, c, verify_result_verdict(&res));
+	c->verify_s = res.verify_s;
+	c->bench_s = res.bench_s;
+	if (res.timed && res.bench.verdict.reason == VR_OK)
+		take_measure(s, c, &res.bench);
 	memo_verdict_put(s, c);
 	return 0;
 }

@@ -5,10 +5,10 @@
  *     plan      N requests: the menu after dropout, the current code and
  *               its measurements, the best so far, what regressed or failed
  *     implement K requests per plan: the whole new file, one fenced block
- *     verify    verify_candidate (verify_unparsed when it does not parse),
+ *     verify    verify_source (the lexical reason when it does not parse),
  *               with up to R repair requests fed the build error or reason
  *     tune      its `tune` values, each variant verified and measured
- *     measure   verify_bench against the original: ratio with a 95% CI
+ *     measure   verify_source timing it against the original: ratio, 95% CI
  *     select    the B fastest correct candidates that beat their parent
  *               beyond the noise gate form the next beam
  *

@@ -142,12 +142,12 @@ static void bench_y64(VerifyRef *r, Case *c, uint64_t seed)
 	const char *log;
 	if (!r->y64_exe)
 		return;
-	PlanCall saved[1] = {{.set = 0, .seed = seed, .fill = KCC_FILL_RANDOM,
-	                      .poison = KCC_POISON_NAN, .what = "bench"}};
-	PlanCall *calls = r->calls;
-	r->calls = saved;
-	const char *plan = vr_write_plan(r, c, 0, 1, "bench-f64.plan");
-	r->calls = calls;
+	PlanCall *pc = arena_alloc(r->a, sizeof *pc);
+	*pc = (PlanCall){.set = 0, .seed = seed, .fill = KCC_FILL_RANDOM,
+	                 .poison = KCC_POISON_NAN, .what = "bench"};
+	c->calls = pc;
+	c->ncalls = 1;
+	const char *plan = vr_write_plan(r, c, c->calls, c->ncalls);
 	c->have_y64 = plan && vr_run_harness(r, r->y64_exe, plan, "f64", r->o.ceiling_s, &c->y64,
 	                                     &log) == VR_OK &&
 	              c->y64.ncalls == 1;
@@ -157,16 +157,10 @@ static void bench_y64(VerifyRef *r, Case *c, uint64_t seed)
 static VerifyReason bench_outputs(VerifyRef *r, Case *c, const Results *ref,
                                   const Results *cand, Verdict *v)
 {
-	PlanCall pc = {.what = "bench (outputs of the timed calls)", .poison = 0};
-	PlanCall *calls = r->calls;
-	int ncalls = r->ncalls;
-	r->calls = &pc;
-	r->ncalls = 1;
+	const PlanCall pc = {.what = "bench (outputs of the timed calls)", .poison = 0};
 	c->ref = *ref;
-	VerifyReason why = vr_compare_call(r, c, 0, cand->calls[cand->ncalls - 1], v);
-	r->calls = calls;
-	r->ncalls = ncalls;
-	if (why == VR_WRONG || why == VR_UNWRITTEN || why == VR_NAN || why == VR_PRECISION) {
+	VerifyReason why = vr_compare_call(r, c, 0, &pc, cand->calls[cand->ncalls - 1], v);
+	if (vr_value_reason(why)) {
 		v->reason = why = VR_BENCH_SHAPE;
 		v->summary = arena_printf(r->a, "wrong at the timed shape only: %s", v->summary);
 	}

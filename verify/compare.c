@@ -13,7 +13,7 @@
  * own plus a floor of a few epsilons of the output scale. A failure whose
  * error is small in norm (relative L2 under 5%, max under 10% of the
  * scale) is reported as a precision drop ("precision"), otherwise "wrong";
- * verify.c then confirms a precision drop by the exact small-integer call,
+ * classify.c then confirms a precision drop by the exact small-integer call,
  * which a lower-precision but otherwise right kernel passes and a shortcut
  * (skipping 1% of a sum and rescaling, say) does not.
  */
@@ -205,4 +205,53 @@ void verify_compare_salted(ElemType t, size_t n, const void *cand, const void *o
 		compare_elementwise(t, n, cand, orig, tol, out);
 	else
 		compare_y64(t, n, cand, orig, y64, tol, out);
+}
+
+/* ---- the rule per output ------------------------------------------------------- */
+
+Tolerance vr_tolerance_for(const Unit *u, ElemType t)
+{
+	Tolerance tol = verify_default_tolerance(t);
+	if (u->spec.has_tolerance && elem_is_float(t)) {
+		tol.elementwise = true;
+		tol.rtol = u->spec.rtol;
+		tol.atol = u->spec.atol;
+		tol.atol_scaled = false;
+	}
+	return tol;
+}
+
+char *verify_tolerance_text(Arena *a, const VerifyRef *r)
+{
+	bool y64 = r->y64_exe && r->ncases > 0;
+	for (int i = 0; i < r->ncases; i++)
+		y64 = y64 && r->cases[i].have_y64;
+	Strbuf sb = STRBUF_INIT;
+	const Spec *sp = &r->u->spec;
+	for (int p = 0; p < sp->nparams; p++) {
+		const SpecParam *pp = &sp->params[p];
+		if (pp->role == ROLE_IN)
+			continue;
+		Tolerance tol = vr_tolerance_for(r->u, pp->type);
+		sb_addf(&sb, "- %s (%s): ", pp->name, elem_name(pp->type));
+		if (!elem_is_float(pp->type))
+			sb_adds(&sb, "exactly equal to the original's output\n");
+		else if (tol.elementwise)
+			sb_addf(&sb, "every element c within %g + %g*|o| of the original's o (the "
+			        "spec's `#pragma kcc tolerance rtol=%g atol=%g`)\n", tol.atol, tol.rtol,
+			        tol.rtol, tol.atol);
+		else if (y64)
+			sb_addf(&sb, "no less accurate than the original, both measured against an "
+			        "fp64 run of the original (y64): max|c-y64| <= 2*max|o-y64| + "
+			        "%g*eps*max|y64|, and the same for the mean error and for the "
+			        "relative L2 error (eps = 2^-24). Reordering sums and using FMA is "
+			        "fine; a narrower type for inputs or accumulators is not\n",
+			        tol.floor_ulps);
+		else
+			sb_addf(&sb, "every element c within %g*max(1, max|o|) + %g*|o| of the "
+			        "original's o (kcc's default for %s: the original has no fp64 "
+			        "reference)\n", tol.atol, tol.rtol, elem_name(pp->type));
+	}
+	sb_adds(&sb, "- NaN and Inf exactly where the original's output has them\n");
+	return sb_to_arena(&sb, a);
 }

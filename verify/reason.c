@@ -90,3 +90,31 @@ void verify_print_verdict(FILE *f, const Verdict *v)
 	if (v->tmpdir)
 		fprintf(f, "kcc: note: files kept in %s\n", v->tmpdir);
 }
+
+void vr_reject(Verdict *v, VerifyReason why, const char *summary)
+{
+	v->reason = why;
+	v->summary = summary;
+}
+
+void vr_verdict_note(Arena *a, Verdict *v, const char *note)
+{
+	for (int i = 0; i < v->nnotes; i++)
+		if (!strcmp(v->notes[i], note))
+			return;
+	size_t n = (size_t)v->nnotes, cap = (size_t)v->capnotes;
+	ARENA_PUSH(a, v->notes, n, cap, note);
+	v->nnotes = (int)n;
+	v->capnotes = (int)cap;
+}
+
+void vr_ref_note(VerifyRef *r, const char *note)
+{
+	for (int i = 0; i < r->nnotes; i++)
+		if (!strcmp(r->notes[i], note))
+			return;
+	size_t n = (size_t)r->nnotes, cap = (size_t)r->capnotes;
+	ARENA_PUSH(r->a, r->notes, n, cap, note);
+	r->nnotes = (int)n;
+	r->capnotes = (int)cap;
+}

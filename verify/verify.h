@@ -61,8 +61,8 @@ typedef struct {
 	bool fp64_reference;    /* build the original promoted to f64 (DESIGN 5.5) */
 	bool sanitizer;         /* compute-sanitizer on the smallest shape, if installed */
 	bool sandbox;           /* the harness's seccomp filter (docs/verifier.md) */
-	int bench_shape;        /* VB_*: compare one call at the bench shape in
-	                           verify_candidate (kcc --check) */
+	int bench_shape;        /* VB_*: compare one call at the bench shape
+	                           among the checks (kcc --check) */
 	bool allow_libs;        /* --allow-libs: vendor kernel libraries permitted */
 	bool keep_temps;        /* leave the temp dir (its path is in the verdict) */
 	/* Time limits (DESIGN 5.9). The original's first run of each plan is its
@@ -123,22 +123,9 @@ typedef struct VerifyRef VerifyRef;
  * cannot be verified against (it does not build, crashes, has no usable
  * shape), after diagnostics. */
 int verify_ref_prepare(Arena *a, const Unit *ref, const VerifyOptions *o, VerifyRef **out);
-/* Check one candidate (NULL: it did not parse). Returns 0 with out->reason
- * set whenever a verdict was reached, -1 on a tool failure of kcc's own. */
-int verify_candidate(VerifyRef *r, const Unit *cand, Verdict *out);
-/* A candidate the front end could not parse: the reason as precisely as a
- * lexical look allows: "pragma" (the `#pragma kcc` lines differ), then
- * "forbidden", then "signature" (the entry is gone), else "parse". The
- * driver should parse candidates with need_spec = false, so a spec that no
- * longer matches its entry reaches verify_candidate's exact checks. */
-void verify_unparsed(VerifyRef *r, const char *path, const char *text, size_t len,
-                     Verdict *out);
 /* Remove the temp dir (unless keep_temps). Memory is the arena's. */
 void verify_ref_release(VerifyRef *r);
 
-/* kcc --check REF CAND: prepare, candidate, release. 0 = a verdict. */
-int verify_check(Arena *a, const Unit *ref, const Unit *cand, const VerifyOptions *o,
-                 Verdict *out);
 /* "kcc: check: accepted (...)" or "kcc: check: rejected: wrong: ...". */
 void verify_print_verdict(FILE *f, const Verdict *v);
 
@@ -168,10 +155,51 @@ typedef struct {
 } BenchResult;
 
 /* Time the reference and the candidate alternately (A B A B ...) at the
- * bench shape, comparing the timed runs' outputs too. The candidate should
- * have passed verify_candidate. 0 when a result was reached. */
+ * bench shape, comparing the timed runs' outputs too. A candidate goes
+ * through verify_source (which times it when asked); kcc --profile times
+ * the original itself here. 0 when a result was reached. */
 int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *out);
 void verify_print_bench(FILE *f, const BenchResult *b);
+
+/* ---- one candidate: the way to check it ----------------------------------------- */
+
+/* A candidate as the LLM or the user wrote it. */
+typedef struct {
+	const char *path;     /* its name in diagnostics and verdicts */
+	const char *text;
+	size_t len;
+	const IrOptions *io;  /* how to parse it (as the reference); NULL: defaults */
+	const char *const *build_flags; /* this version's compiler flags (-O2's flag
+	                                   search), after the project's; NULL none */
+	bool bench;           /* time it against the original when it passes */
+	bool quiet;           /* the front end's errors go to the verdict's log,
+	                         not to stderr */
+} VerifySource;
+
+typedef struct {
+	Verdict verdict;      /* the check's: equivalent, or why not */
+	bool checked;         /* verdict was reached (false after a tool failure) */
+	bool timed;           /* bench holds the timing (asked, and the check passed) */
+	BenchResult bench;    /* with its own verdict: the timed runs can still
+	                         reject it (bench-shape, escaped, implausible) */
+	double verify_s, bench_s; /* wall time of the check and of the timing */
+} VerifyResult;
+
+/* The one way to check a candidate (kcc --check, the search, the mutant
+ * corpus): parse its text without demanding a spec (a changed pragma or
+ * signature then gets the exact reason; text the front end rejects gets
+ * the most precise reason a lexical look allows: "pragma", "forbidden",
+ * "signature", else "parse"), run every check, and, when src->bench is set
+ * and it passed, time it. 0 when a verdict (and the timing, when asked)
+ * was reached; -1 on a tool failure of kcc's own, after diagnostics
+ * (out->checked says whether the check's verdict stands). */
+int verify_source(VerifyRef *r, const VerifySource *src, VerifyResult *out);
+/* The verdict that decides: the timed runs' when they reject, else the
+ * check's. */
+const Verdict *verify_result_verdict(const VerifyResult *res);
+/* kcc --check's block for one candidate: the verdict; when timed, the
+ * timing and, when the timed runs reject it, their verdict. */
+void verify_print_result(FILE *f, const VerifyResult *res);
 
 /* ---- the pieces, for the search and the tests ------------------------------- */
 

@@ -161,6 +161,20 @@ static bool selected(const Opts *o, const char *name)
 	return hit;
 }
 
+/* One candidate through the verifier, as kcc --check does. */
+static int judge(Arena *a, VerifyRef *r, const char *path, bool bench, VerifyResult *res)
+{
+	char *text;
+	size_t len;
+	memset(res, 0, sizeof *res);
+	if (file_read(a, path, &text, &len) != 0) {
+		fprintf(stderr, "cannot read %s\n", path);
+		return -1;
+	}
+	VerifySource src = {.path = path, .text = text, .len = len, .bench = bench};
+	return verify_source(r, &src, res);
+}
+
 /* The kernels of one language: original vs rewrite, then its mutants. */
 static void kernel(Opts *o, Arena *a, const char *name, char **mutants, int nmut)
 {
@@ -186,18 +200,15 @@ static void kernel(Opts *o, Arena *a, const char *name, char **mutants, int nmut
 		return;
 	}
 	if (!o->no_fast && selected(o, name) && access(fastp, R_OK) == 0) {
-		Verdict v;
-		BenchResult b, *bp = NULL;
-		Unit *fast = load_as(a, fastp, false);
-		verify_candidate(r, fast, &v);
-		if (o->bench && v.reason == VR_OK && verify_bench(r, fast, &b) == 0)
-			bp = &b;
-		bool ok = v.reason == VR_OK && (!bp || bp->verdict.reason == VR_OK);
+		VerifyResult res;
+		judge(a, r, fastp, o->bench, &res);
+		bool ok = verify_result_verdict(&res)->reason == VR_OK;
 		o->total++;
 		o->accepted += ok;
 		o->mismatches += !ok;
 		CHECK(ok);
-		row(o, arena_printf(a, "%s.fast%s", base, ext), "ok", &v, bp, ok);
+		row(o, arena_printf(a, "%s.fast%s", base, ext), "ok", &res.verdict,
+		    res.timed ? &res.bench : NULL, ok);
 	}
 	size_t bl = strlen(base);
 	for (int i = 0; i < nmut && !o->no_mutants; i++) {
@@ -213,20 +224,10 @@ static void kernel(Opts *o, Arena *a, const char *name, char **mutants, int nmut
 		char expect[80] = "?";
 		if (tag)
 			sscanf(tag + 7, "%79[a-z|-]", expect);
-		diag_source(mp, text, len);
-		Unit *mu = ir_parse(a, mp, text, len, &(IrOptions){0}, false);
-		Verdict v;
-		if (mu)
-			verify_candidate(r, mu, &v);
-		else
-			verify_unparsed(r, mp, text, len, &v);
-		BenchResult b, *bp = NULL;
-		VerifyReason got = v.reason;
-		if (got == VR_OK && (expect_has(expect, "bench-shape") || expect_has(expect, "escaped") ||
-		                     expect_has(expect, "implausible"))) {
-			if (verify_bench(r, mu, &b) == 0)
-				bp = &b, got = b.verdict.reason;
-		}
+		VerifyResult res;
+		judge(a, r, mp, expect_has(expect, "bench-shape") || expect_has(expect, "escaped") ||
+		                    expect_has(expect, "implausible"), &res);
+		VerifyReason got = verify_result_verdict(&res)->reason;
 		bool ok = expect_has(expect, verify_reason_name(got));
 		o->total++;
 		o->rejected += got != VR_OK;
@@ -235,7 +236,7 @@ static void kernel(Opts *o, Arena *a, const char *name, char **mutants, int nmut
 			fprintf(stderr, "mismatch: %s: expected %s, got %s\n", mutants[i], expect,
 			        verify_reason_name(got));
 		CHECK(ok);
-		row(o, mutants[i], expect, &v, bp, ok);
+		row(o, mutants[i], expect, &res.verdict, res.timed ? &res.bench : NULL, ok);
 	}
 	verify_ref_release(r);
 }
@@ -273,7 +274,7 @@ static int corpus(Opts *o)
 static int check_pair(Opts *o, const char *refp, const char *candp)
 {
 	Arena *a = arena_new();
-	Unit *ref = load(a, refp), *cand = load_as(a, candp, false);
+	Unit *ref = load(a, refp);
 	if (!ref)
 		return 3;
 	VerifyOptions vo;
@@ -285,15 +286,10 @@ static int check_pair(Opts *o, const char *refp, const char *candp)
 	VerifyRef *r;
 	int rc = 3;
 	if (verify_ref_prepare(a, ref, &vo, &r) == 0) {
-		Verdict v;
-		if (verify_candidate(r, cand, &v) == 0) {
-			verify_print_verdict(stdout, &v);
-			rc = v.reason == VR_OK ? 0 : 2;
-			BenchResult b;
-			if (rc == 0 && o->bench && verify_bench(r, cand, &b) == 0) {
-				verify_print_bench(stdout, &b);
-				rc = b.verdict.reason == VR_OK ? 0 : 2;
-			}
+		VerifyResult res;
+		if (judge(a, r, candp, o->bench, &res) == 0) {
+			verify_print_result(stdout, &res);
+			rc = verify_result_verdict(&res)->reason == VR_OK ? 0 : 2;
 		}
 	}
 	verify_ref_release(r);
