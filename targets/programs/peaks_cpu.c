@@ -41,93 +41,47 @@ static double triad(double *a, const double *b, const double *c, long n, int rep
 }
 
 #define CHAINS 12
-static double fma_f32(long iters)
-{
-	double best = 0;
-	for (int r = 0; r < 3; r++) {
-		int threads = 1;
-		float sink = 0;
-		double t = omp_get_wtime();
-#pragma omp parallel reduction(+ : sink)
-		{
-			threads = omp_get_num_threads();
-			vf m, k, x[CHAINS];
-			for (int j = 0; j < 16; j++)
-				m[j] = 0.999f, k[j] = 0.001f;
-			for (int j = 0; j < CHAINS; j++)
-				x[j] = m * (float)j;
-			for (long i = 0; i < iters; i++)
-				for (int j = 0; j < CHAINS; j++)
-					x[j] = x[j] * m + k;
-			for (int j = 0; j < CHAINS; j++)
-				sink += x[j][0] + x[j][15];
-		}
-		t = omp_get_wtime() - t;
-		double f = 2.0 * 16 * CHAINS * (double)iters * threads / t;
-		if (f > best && sink == sink)
-			best = f;
+/* NAME(iters): CHAINS independent chains x = x * m + k of type T (a vector
+ * of LANES lanes of E, or the scalar E itself with LANES 1) on every
+ * thread, the best of three runs, in flop/s. AT(v, i) reads lane i. */
+#define FMA_BENCH(NAME, T, E, LANES, AT, ATTR)                                 \
+	ATTR static double NAME(long iters)                                    \
+	{                                                                      \
+		double best = 0;                                               \
+		for (int r = 0; r < 3; r++) {                                  \
+			int threads = 1;                                       \
+			double sink = 0;                                       \
+			double t = omp_get_wtime();                            \
+			_Pragma("omp parallel reduction(+ : sink)")            \
+			{                                                      \
+				threads = omp_get_num_threads();               \
+				T m = (T){0} + (E)0.999, k = (T){0} + (E)0.001;  \
+				T x[CHAINS];                                   \
+				for (int j = 0; j < CHAINS; j++)               \
+					x[j] = m * (E)j;                       \
+				for (long i = 0; i < iters; i++)               \
+					for (int j = 0; j < CHAINS; j++)       \
+						x[j] = x[j] * m + k;           \
+				for (int j = 0; j < CHAINS; j++)               \
+					sink += AT(x[j], 0) + AT(x[j], LANES - 1); \
+			}                                                      \
+			t = omp_get_wtime() - t;                               \
+			double f = 2.0 * LANES * CHAINS * (double)iters * threads / t; \
+			if (f > best && sink == sink)                          \
+				best = f;                                      \
+		}                                                              \
+		return best;                                                   \
 	}
-	return best;
-}
-
-static double fma_f64(long iters)
-{
-	double best = 0;
-	for (int r = 0; r < 3; r++) {
-		int threads = 1;
-		double sink = 0;
-		double t = omp_get_wtime();
-#pragma omp parallel reduction(+ : sink)
-		{
-			threads = omp_get_num_threads();
-			vd m, k, x[CHAINS];
-			for (int j = 0; j < 8; j++)
-				m[j] = 0.999, k[j] = 0.001;
-			for (int j = 0; j < CHAINS; j++)
-				x[j] = m * (double)j;
-			for (long i = 0; i < iters; i++)
-				for (int j = 0; j < CHAINS; j++)
-					x[j] = x[j] * m + k;
-			for (int j = 0; j < CHAINS; j++)
-				sink += x[j][0] + x[j][7];
-		}
-		t = omp_get_wtime() - t;
-		double f = 2.0 * 8 * CHAINS * (double)iters * threads / t;
-		if (f > best && sink == sink)
-			best = f;
-	}
-	return best;
-}
-
+#define LANE(v, i) (v)[i]
+#define SCALAR(v, i) (v)
 #if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-tree-vectorize")))
+#define NO_VECTORIZER __attribute__((optimize("no-tree-vectorize")))
+#else
+#define NO_VECTORIZER
 #endif
-static double fma_scalar(long iters)
-{
-	double best = 0;
-	for (int r = 0; r < 3; r++) {
-		int threads = 1;
-		float sink = 0;
-		double t = omp_get_wtime();
-#pragma omp parallel reduction(+ : sink)
-		{
-			threads = omp_get_num_threads();
-			float x[CHAINS];
-			for (int j = 0; j < CHAINS; j++)
-				x[j] = 0.999f * (float)j;
-			for (long i = 0; i < iters; i++)
-				for (int j = 0; j < CHAINS; j++)
-					x[j] = x[j] * 0.999f + 0.001f;
-			for (int j = 0; j < CHAINS; j++)
-				sink += x[j];
-		}
-		t = omp_get_wtime() - t;
-		double f = 2.0 * CHAINS * (double)iters * threads / t;
-		if (f > best && sink == sink)
-			best = f;
-	}
-	return best;
-}
+FMA_BENCH(fma_f32, vf, float, 16, LANE, )
+FMA_BENCH(fma_f64, vd, double, 8, LANE, )
+FMA_BENCH(fma_scalar, float, float, 1, SCALAR, NO_VECTORIZER)
 
 int main(void)
 {
