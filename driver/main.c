@@ -89,5 +89,6 @@ int main(int argc, char **argv)
 	free(o.clang_args);
 	free(o.xcc);
 	free(o.xnvcc);
+	free(o.cands);
 	return rc;
 }
