@@ -59,6 +59,21 @@ static Expr *node(P *p, ExprKind k, const char *where, Expr *l, Expr *r)
 
 static Expr *parse_add(P *p);
 
+/* After an operand: the character c, consumed; false (and msg at the
+ * place) when the operand failed or c is not there. */
+static bool expect(P *p, char c, const char *msg)
+{
+	skip(p);
+	if (p->failed)
+		return false;
+	if (*p->p != c) {
+		fail(p, p->p, msg);
+		return false;
+	}
+	p->p++;
+	return true;
+}
+
 static Expr *parse_primary(P *p)
 {
 	skip(p);
@@ -91,24 +106,12 @@ static Expr *parse_primary(P *p)
 		if ((is_min || is_max) && *p->p == '(') {
 			p->p++;
 			Expr *l = parse_add(p);
-			skip(p);
-			if (p->failed)
+			if (!expect(p, ',', is_min ? "expected ',' in min(a, b)"
+			                           : "expected ',' in max(a, b)"))
 				return NULL;
-			if (*p->p != ',') {
-				fail(p, p->p, is_min ? "expected ',' in min(a, b)"
-				                     : "expected ',' in max(a, b)");
-				return NULL;
-			}
-			p->p++;
 			Expr *r = parse_add(p);
-			skip(p);
-			if (p->failed)
+			if (!expect(p, ')', "expected ')'"))
 				return NULL;
-			if (*p->p != ')') {
-				fail(p, p->p, "expected ')'");
-				return NULL;
-			}
-			p->p++;
 			return node(p, is_min ? EX_MIN : EX_MAX, start, l, r);
 		}
 		Expr *e = node(p, EX_NAME, start, NULL, NULL);
@@ -118,14 +121,8 @@ static Expr *parse_primary(P *p)
 	if (*p->p == '(') {
 		p->p++;
 		Expr *e = parse_add(p);
-		skip(p);
-		if (p->failed)
+		if (!expect(p, ')', "expected ')'"))
 			return NULL;
-		if (*p->p != ')') {
-			fail(p, p->p, "expected ')'");
-			return NULL;
-		}
-		p->p++;
 		return e;
 	}
 	fail(p, p->p, *p->p ? "expected a number, a shape name or '('"
