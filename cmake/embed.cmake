@@ -3,7 +3,7 @@
 # files stay the source of truth. One script for every folder that embeds.
 #
 #   cmake -DOUT=file.c -DROOT=dir -DGLOBS="a/*.txt|b/*.menu" -DSTRIP=regex
-#         -DTYPE=StructName -DVAR=array_name -P cmake/embed.cmake
+#         -DTYPE=Label -DVAR=array_name -P cmake/embed.cmake
 #
 # GLOBS are relative to ROOT and separated by '|'; each entry's name is its
 # path relative to ROOT with the STRIP regex (optional) removed. The table
@@ -29,7 +29,7 @@ foreach(f ${FILES})
   string(APPEND table "\t{\"${name}\", f${i}, sizeof f${i} - 1},\n")
   math(EXPR i "${i}+1")
 endforeach()
-string(APPEND code "struct ${TYPE} { const char *name; const char *text; size_t len; };\n")
-string(APPEND code "const struct ${TYPE} ${VAR}[] = {\n${table}\t{NULL, NULL, 0}\n};\n")
+string(APPEND code "struct EmbeddedFile { const char *name; const char *text; size_t len; };\n")
+string(APPEND code "const struct EmbeddedFile ${VAR}[] = {\n${table}\t{NULL, NULL, 0}\n};\n")
 file(WRITE ${OUT}.tmp "${code}")
 file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

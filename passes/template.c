@@ -8,22 +8,11 @@
 
 #include <string.h>
 
-struct PassesFile {
-	const char *name;
-	const char *text;
-	size_t len;
-};
-extern const struct PassesFile passes_files[];
+extern const EmbeddedFile passes_files[];
 
 const char *passes_builtin(const char *name, size_t *len)
 {
-	for (int i = 0; passes_files[i].name; i++)
-		if (!strcmp(passes_files[i].name, name)) {
-			if (len)
-				*len = passes_files[i].len;
-			return passes_files[i].text;
-		}
-	return NULL;
+	return embedded_find(passes_files, name, len);
 }
 
 static int lookup(const char *s, size_t n, const char *const *names, int count)

@@ -156,6 +156,23 @@ bool file_same(const char *a, const char *b);
 /* mkdir -p; 0 on success, else errno. */
 int file_mkdirs(const char *path, int mode);
 
+/* ---- files embedded at build time (embedded.c) ------------------------------ */
+
+/* One file of a table cmake/embed.cmake generates (prompts, menus, the
+ * harness runtime, kcc's own programs); the table ends with a NULL name. */
+typedef struct EmbeddedFile {
+	const char *name;
+	const char *text;
+	size_t len;
+} EmbeddedFile;
+
+/* The text of the file called name (its length in *len if len), or NULL. */
+const char *embedded_find(const EmbeddedFile *files, const char *name, size_t *len);
+
+/* Every file of the table written into dir under its name (atomically);
+ * 0, or -1 with errno set and *failed (if given) the path that failed. */
+int embedded_write(Arena *a, const EmbeddedFile *files, const char *dir, const char **failed);
+
 /* ---- the run's temp root (tempdir.c) ----------------------------------------- */
 
 /* Make $TMPDIR/kcc-PID-XXXXXX, point TMPDIR at it and remove it at exit

@@ -18,12 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct TargetQemuFile {
-	const char *name;
-	const char *text;
-	size_t len;
-};
-extern const struct TargetQemuFile target_qemu_files[];
+extern const EmbeddedFile target_qemu_files[];
 
 static char plugin_path[PATH_MAX];
 
@@ -58,12 +53,10 @@ const char *target_qemu_plugin(Arena *a, const char **why)
 	}
 	const char *so = arena_printf(a, "%s/kcc_icount.so", dir);
 	if (access(so, R_OK) != 0) {
-		for (int i = 0; target_qemu_files[i].name; i++) {
-			const char *p = arena_printf(a, "%s/%s", dir, target_qemu_files[i].name);
-			if (file_write_atomic(p, target_qemu_files[i].text, target_qemu_files[i].len)) {
-				*why = arena_printf(a, "cannot write %s: %s", p, strerror(errno));
-				return NULL;
-			}
+		const char *p = NULL;
+		if (embedded_write(a, target_qemu_files, dir, &p) != 0) {
+			*why = arena_printf(a, "cannot write %s: %s", p, strerror(errno));
+			return NULL;
 		}
 		const char *cc = getenv("KCC_HOST_CC");
 		const char *tmp = arena_printf(a, "%s/kcc_icount.so.%ld", dir, (long)getpid());

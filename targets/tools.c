@@ -14,21 +14,11 @@
 
 const char *const CUDA_DIRS[] = {"/usr/local/cuda/bin", NULL};
 
-struct TargetProgram {
-	const char *name;
-	const char *text;
-	size_t len;
-};
-extern const struct TargetProgram target_programs[];
+extern const EmbeddedFile target_programs[];
 
 const char *target_program(const char *name, size_t *len)
 {
-	for (const struct TargetProgram *p = target_programs; p->name; p++)
-		if (!strcmp(p->name, name)) {
-			*len = p->len;
-			return p->text;
-		}
-	return NULL;
+	return embedded_find(target_programs, name, len);
 }
 
 /* Candidates get a fixed OpenMP placement so timings do not wander with the

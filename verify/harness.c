@@ -158,11 +158,5 @@ char *verify_harness_source(Arena *a, const Unit *u, const Target *t,
 
 int verify_write_runtime(Arena *a, const char *dir)
 {
-	for (int i = 0; verify_templates[i].name; i++) {
-		const char *path = arena_printf(a, "%s/%s", dir, verify_templates[i].name);
-		int err = file_write_atomic(path, verify_templates[i].text, verify_templates[i].len);
-		if (err)
-			return err;
-	}
-	return 0;
+	return embedded_write(a, verify_templates, dir, NULL);
 }

@@ -259,11 +259,6 @@ Tolerance vr_tolerance_for(const Unit *u, ElemType t);
 int results_parse(Arena *a, const char *data, size_t len, int nparams, Results *r);
 
 /* The embedded templates (templates_embed.c). */
-struct VerifyTemplate {
-	const char *name;
-	const char *text;
-	size_t len;
-};
-extern const struct VerifyTemplate verify_templates[];
+extern const EmbeddedFile verify_templates[];
 
 #endif
