@@ -109,59 +109,62 @@ static void mirror(int status)
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
 }
 
+/* path (a /proc/N/stat) read into buf; the text after the ')' that ends
+ * the command's name (which may itself hold ')' and spaces), or NULL. */
+static char *stat_after_name(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	ssize_t m = read(fd, buf, size - 1);
+	close(fd);
+	if (m <= 0)
+		return NULL;
+	buf[m] = 0;
+	return strrchr(buf, ')');
+}
+
+typedef struct {
+	pid_t me;
+	int killed;
+} Children;
+
+/* One /proc entry: killed if it is a process whose parent (the fourth
+ * field of its stat) is us. */
+static void kill_if_child(const char *name, void *arg)
+{
+	Children *c = arg;
+	if (name[0] < '1' || name[0] > '9')
+		return;
+	char path[64], *p = put_str(path, "/proc/");
+	p = put_str(p, name);
+	put_str(p, "/stat");
+	char st[512];
+	char *q = stat_after_name(path, st, sizeof st);
+	if (!q || q[1] != ' ' || !q[2] || q[3] != ' ')
+		return;
+	long ppid = 0;
+	for (q += 4; *q >= '0' && *q <= '9'; q++)
+		ppid = ppid * 10 + (*q - '0');
+	if (ppid != c->me)
+		return;
+	long pid = 0;
+	for (const char *s = name; *s >= '0' && *s <= '9'; s++)
+		pid = pid * 10 + (*s - '0');
+	kill((pid_t)pid, SIGKILL);
+	c->killed++;
+}
+
 /* Our direct children, from /proc/N/stat's fourth field. */
 static int kill_children(void)
 {
 	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0)
 		return 0;
-	pid_t me = getpid();
-	int killed = 0;
-	char buf[4096];
-	for (;;) {
-		long n = syscall(SYS_getdents64, dir, buf, sizeof buf);
-		if (n <= 0)
-			break;
-		for (long off = 0; off < n;) {
-			struct {
-				unsigned long long ino;
-				long long off;
-				unsigned short reclen;
-				unsigned char type;
-				char name[];
-			} *d = (void *)(buf + off);
-			off += d->reclen;
-			if (d->name[0] < '1' || d->name[0] > '9')
-				continue;
-			char path[64], *p = put_str(path, "/proc/");
-			p = put_str(p, d->name);
-			put_str(p, "/stat");
-			int fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				continue;
-			char st[512];
-			ssize_t m = read(fd, st, sizeof st - 1);
-			close(fd);
-			if (m <= 0)
-				continue;
-			st[m] = 0;
-			char *q = strrchr(st, ')');
-			if (!q || q[1] != ' ' || !q[2] || q[3] != ' ')
-				continue;
-			long ppid = 0;
-			for (q += 4; *q >= '0' && *q <= '9'; q++)
-				ppid = ppid * 10 + (*q - '0');
-			if (ppid != me)
-				continue;
-			long pid = 0;
-			for (const char *s = d->name; *s >= '0' && *s <= '9'; s++)
-				pid = pid * 10 + (*s - '0');
-			kill((pid_t)pid, SIGKILL);
-			killed++;
-		}
-	}
+	Children c = {.me = getpid()};
+	dir_each(dir, kill_if_child, &c);
 	close(dir);
-	return killed;
+	return c.killed;
 }
 
 /* The subreaper's end of run: kill every descendant, reap them all. Each
@@ -199,16 +202,8 @@ static int wait_for(pid_t pid, bool subreaper)
 /* Zero [env_start, env_end) from /proc/self/stat (fields 50 and 51). */
 static void wipe_start_env(void)
 {
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
 	char st[2048];
-	ssize_t m = read(fd, st, sizeof st - 1);
-	close(fd);
-	if (m <= 0)
-		return;
-	st[m] = 0;
-	char *q = strrchr(st, ')');
+	char *q = stat_after_name("/proc/self/stat", st, sizeof st);
 	if (!q)
 		return;
 	unsigned long f[52] = {0};

@@ -156,6 +156,12 @@ bool file_same(const char *a, const char *b);
 /* mkdir -p; 0 on success, else errno. */
 int file_mkdirs(const char *path, int mode);
 
+/* Call fn(name, arg) for every entry of the directory open at fd, from its
+ * current offset, "." and ".." skipped; the number of entries. Raw
+ * getdents64 into a stack buffer: no malloc, async-signal-safe (the temp
+ * root's removal on a fatal signal, a sandbox's supervisor after fork). */
+int dir_each(int fd, void (*fn)(const char *name, void *arg), void *arg);
+
 /* ---- files embedded at build time (embedded.c) ------------------------------ */
 
 /* One file of a table cmake/embed.cmake generates (prompts, menus, the

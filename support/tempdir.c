@@ -33,6 +33,44 @@ static char parent[4096];
 static pid_t owner;
 static volatile sig_atomic_t keep;
 
+int dir_each(int fd, void (*fn)(const char *name, void *arg), void *arg)
+{
+	char buf[2048];
+	int seen = 0;
+	for (;;) {
+		long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			struct {
+				unsigned long long ino;
+				long long off;
+				unsigned short reclen;
+				unsigned char type;
+				char name[];
+			} *d = (void *)(buf + off);
+			off += d->reclen;
+			if (strcmp(d->name, ".") == 0 || strcmp(d->name, "..") == 0)
+				continue;
+			seen++;
+			fn(d->name, arg);
+		}
+	}
+	return seen;
+}
+
+static int rm_tree_at(int dirfd, const char *name, int depth);
+
+typedef struct {
+	int fd, depth, gone;
+} RmPass;
+
+static void rm_entry(const char *name, void *arg)
+{
+	RmPass *p = arg;
+	p->gone += rm_tree_at(p->fd, name, p->depth + 1);
+}
+
 /* Remove dirfd/name and everything under it; 1 when it is gone. */
 static int rm_tree_at(int dirfd, const char *name, int depth)
 {
@@ -43,33 +81,14 @@ static int rm_tree_at(int dirfd, const char *name, int depth)
 	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	char buf[2048];
 	/* Read the directory again from the start after each pass that
 	 * removed something; stop when a pass finds nothing left (or removes
 	 * nothing: what cannot go stays). */
 	for (int pass = 0; pass < 64; pass++) {
-		int seen = 0, gone = 0;
+		RmPass p = {.fd = fd, .depth = depth};
 		lseek(fd, 0, SEEK_SET);
-		for (;;) {
-			long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
-			if (n <= 0)
-				break;
-			for (long off = 0; off < n;) {
-				struct {
-					unsigned long long ino;
-					long long off;
-					unsigned short reclen;
-					unsigned char type;
-					char name[];
-				} *d = (void *)(buf + off);
-				off += d->reclen;
-				if (strcmp(d->name, ".") == 0 || strcmp(d->name, "..") == 0)
-					continue;
-				seen++;
-				gone += rm_tree_at(fd, d->name, depth + 1);
-			}
-		}
-		if (!seen || !gone)
+		int seen = dir_each(fd, rm_entry, &p);
+		if (!seen || !p.gone)
 			break;
 	}
 	close(fd);
