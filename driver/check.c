@@ -78,13 +78,16 @@ static int check_all(Arena *a, const Options *o, const Target *t, Unit *ref, Run
 	 * outputs are compared too, unless the user asks for a quick check. */
 	vo.bench_shape = o->no_bench_shape ? VB_SKIPPED : VB_COMPARE;
 	VerifyRef *r = NULL;
+	status_take(ST_OK);
 	if (verify_ref_prepare(a, ref, &vo, &r) != 0) {
 		verify_ref_release(r);
-		if (runner_failed(rn))
-			return EXIT_TOOL;
-		diag_note("the reference '%s' must build and run before anything can be "
-		          "checked against it", o->input);
-		return EXIT_USER;
+		/* A compiler that cannot be started is kcc's tool failing (exit 3,
+		 * DESIGN 3), not the reference being wrong. */
+		Status st = status_take(runner_failed(rn) ? ST_TOOL : ST_USER);
+		if (st == ST_USER)
+			diag_note("the reference '%s' must build and run before anything can be "
+			          "checked against it", o->input);
+		return driver_exit(st);
 	}
 	IrOptions io = {.clang_args = (const char **)o->parse_args, .nclang_args = o->nparse_args,
 	                .target_args = t ? t->parse_args : NULL};
