@@ -195,6 +195,13 @@ typedef struct {
 	                                   --target, -march); NULL-terminated or NULL */
 } IrOptions;
 
+/* Before libclang: every #include the text names, looked up as the
+ * compiler would, exists only as a regular file of at most KCC_INPUT_MAX
+ * (a FIFO or /dev/zero would be read forever inside kcc); quoted includes
+ * of the project's own headers are followed a few levels. 0, or -1 after
+ * an error at the directive (limits.c). */
+int ir_check_includes(Arena *a, const Unit *u, const IrOptions *opt);
+
 /* Parse the pragmas of text only (no libclang); fills u->spec. 0 on success. */
 int spec_parse(Arena *a, Unit *u);
 /* The hash of text's `#pragma kcc` lines other than `tune`, each with its

@@ -518,7 +518,7 @@ Unit *ir_parse(Arena *a, const char *path, const char *text, size_t len,
 		error_at((Loc){path, 0, 0}, "file contains NUL bytes; is it a source file?");
 		return NULL;
 	}
-	if (ir_check_limits(u) || spec_parse(a, u))
+	if (ir_check_limits(u) || ir_check_includes(a, u, opt) || spec_parse(a, u))
 		return NULL;
 
 	Ctx x = {.a = a, .u = u};
