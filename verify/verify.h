@@ -223,7 +223,8 @@ typedef struct {
 	double rtol, atol;
 	bool atol_scaled;  /* S = max(1, max|o|) (defaults), else S = 1 (spec) */
 	double floor_ulps; /* fp64-reference mode: floor in units of the type's
-	                      epsilon times the output scale (32) */
+	                      epsilon times the output scale (256; docs/verifier.md
+	                      says why not 32) */
 } Tolerance;
 
 /* The defaults for an element type (documented in docs/verifier.md). */

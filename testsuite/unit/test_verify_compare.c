@@ -58,6 +58,21 @@ int main(void)
 	c[17] = INFINITY;
 	CHECK(cmp(&def, 0) == VR_NAN);
 
+	/* One output that cancelled (issue 7's interrupt-resume flake): the
+	 * 16-accumulator rowsum at R=1 N=101 gave 0.088380456 against y64 =
+	 * 0.0883799791, 80 eps of |y64|, while the original's one sum rounded
+	 * to the nearest float. A reordered sum is right; it failed the 32-eps
+	 * floor as a precision drop. A bf16-sized error still does not pass. */
+	{
+		double y1 = 0.0883799791;
+		float o1 = (float)y1, c1 = 0.088380456f, b1 = 0.0884f;
+		Compare r1;
+		verify_compare(ET_F32, 1, &c1, &o1, &y1, 0, &def, &r1);
+		CHECK(r1.reason == VR_OK);
+		verify_compare(ET_F32, 1, &b1, &o1, &y1, 0, &def, &r1);
+		CHECK(r1.reason == VR_PRECISION);
+	}
+
 	/* A gross error is wrong; NaN in the error never passes. */
 	setup();
 	c[500] += 1.0f;
