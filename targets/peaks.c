@@ -78,8 +78,9 @@ static double file_age_s(const char *path)
 }
 
 /* fresh's "KEY VALUE" lines, each VALUE raised to old's for the same KEY
- * when that is higher (two measurements on a busy machine: both are low,
- * the higher is nearer the hardware's). The "busy" line is dropped. */
+ * when that is higher (a peak is the best rate seen; measurements on a
+ * busy machine are low, and even quiet ones vary). The "busy" line is
+ * dropped: the caller says whether the new one was busy. */
 static char *keep_highest(Arena *a, const char *fresh, const char *old)
 {
 	Strbuf sb = STRBUF_INIT;
@@ -112,18 +113,20 @@ static int measured(const Target *t, Arena *a, const char *cache_dir, const char
 	if (!pg)
 		return -1;
 	/* Peaks measured beside other work are low: they are kept with a
-	 * "busy 1" line, said to be low, and measured again by the first run
-	 * that finds the machine quiet. On a machine that is never quiet they
-	 * are measured again at most every 10 minutes and each rate keeps the
-	 * highest value seen, so one measurement at load 15 does not stay the
-	 * machine's peak for good (it read "DRAM 2 GB/s" in a prompt). */
+	 * "busy 1" line, said to be low, and measured again once they are 10
+	 * minutes old; each rate keeps the highest value seen, so one
+	 * measurement at load 15 does not stay the machine's peak for good (it
+	 * read "DRAM 2 GB/s" in a prompt). Not sooner, even on a quiet machine:
+	 * the peaks are in the prompts, and a search and its --resume a minute
+	 * later must send the same prompts to hit the LLM cache (lit
+	 * search/interrupt-resume missed it when the resume found the machine
+	 * quiet; the quiet DRAM number was the lower one, too). */
 	bool cached = path && file_read(a, path, &text, &n) == 0 && field(text, "gflops ") > 0;
-	bool stale = cached && field(text, "busy ") > 0 &&
-	             (proc_load() <= 0.5 || file_age_s(path) > 600);
+	bool stale = cached && field(text, "busy ") > 0 && file_age_s(path) > 600;
 	if (!cached || stale) {
 		bool busy = proc_load() > 0.5;
 		char *fresh = measure(t, a, pg, plen);
-		if (fresh && busy && cached)
+		if (fresh && cached)
 			fresh = keep_highest(a, fresh, text);
 		if (fresh && busy)
 			fresh = arena_printf(a, "%sbusy 1\n", fresh);
