@@ -1,15 +1,13 @@
 /*
  * depfile.c — `-MD [-MF FILE] [-MT TARGET]`, as gcc writes them: one make
  * rule naming OUT (or -MT's target) and what it was made from — the input,
- * the local headers it includes with `#include "..."` that exist, and the
+ * the project headers it includes, directly or through another, and the
  * --menu file — so `make` reruns kcc when one of them changes. The file
  * goes to -MF, else OUT with its suffix replaced by .d.
  */
 #include "driver.h"
 
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Make's escaping of a file name in a rule: spaces, '#' and '$'. */
 static void add_name(Strbuf *sb, const char *s)
@@ -23,35 +21,25 @@ static void add_name(Strbuf *sb, const char *s)
 	}
 }
 
-/* The headers the file includes that exist: "quoted" ones next to the
- * file, then (both kinds) in the project's -I directories, as the
- * compiler searches them; system headers are not dependencies. */
-static void find_includes(Arena *a, const Options *o, const Unit *u, const char ***deps,
-                          size_t *n, size_t *cap)
+/* The headers the file includes, and those they include, found as the
+ * compiler finds them (ir_each_include: the one include walker); system
+ * headers are not dependencies (gcc's -MMD). Each once. */
+typedef struct {
+	Arena *a;
+	const char **deps;
+	size_t n, cap;
+} Deps;
+
+static int add_dep(void *ctx, const IrInclude *inc)
 {
-	const char *slash = strrchr(u->path, '/');
-	const char *dir = slash ? arena_strndup(a, u->path, (size_t)(slash - u->path + 1)) : "";
-	for (const char *p = u->text; (p = strstr(p, "#include")) != NULL; p += 8) {
-		const char *q = p + 8 + strspn(p + 8, " \t");
-		if (*q != '"' && *q != '<')
-			continue;
-		const char *e = strchr(q + 1, *q == '"' ? '"' : '>');
-		const char *nl = strchr(q, '\n');
-		if (!e || (nl && e > nl))
-			continue;
-		const char *name = arena_strndup(a, q + 1, (size_t)(e - q - 1));
-		const char *f = arena_printf(a, "%s%s", dir, name);
-		bool found = *q == '"' && access(f, R_OK) == 0;
-		for (int i = 0; !found && i < o->nparse_args; i++) {
-			const char *arg = o->parse_args[i];
-			if (strncmp(arg, "-I", 2) != 0 || !arg[2])
-				continue;
-			f = arena_printf(a, "%s/%s", arg + 2, name);
-			found = access(f, R_OK) == 0;
-		}
-		if (found)
-			ARENA_PUSH(a, *deps, *n, *cap, f);
-	}
+	Deps *d = ctx;
+	if (inc->system || !inc->regular)
+		return 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->deps[i], inc->path))
+			return 0;
+	ARENA_PUSH(d->a, d->deps, d->n, d->cap, inc->path);
+	return 0;
 }
 
 static const char *depfile_path(Arena *a, const Options *o, const char *out)
@@ -78,11 +66,13 @@ int driver_depfile(Arena *a, const Options *o, const Unit *u, const char *out)
 	sb_addc(&sb, ':');
 	sb_addc(&sb, ' ');
 	add_name(&sb, u->path);
-	const char **deps = NULL;
-	size_t n = 0, cap = 0;
-	find_includes(a, o, u, &deps, &n, &cap);
+	Deps d = {.a = a};
+	IrOptions io = {.clang_args = (const char **)o->parse_args, .nclang_args = o->nparse_args};
+	ir_each_include(a, u, &io, add_dep, &d);
 	if (o->search.menu)
-		ARENA_PUSH(a, deps, n, cap, o->search.menu);
+		ARENA_PUSH(a, d.deps, d.n, d.cap, o->search.menu);
+	const char **deps = d.deps;
+	size_t n = d.n;
 	for (size_t i = 0; i < n; i++) {
 		sb_addc(&sb, ' ');
 		add_name(&sb, deps[i]);

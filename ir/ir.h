@@ -195,11 +195,29 @@ typedef struct {
 	                                   --target, -march); NULL-terminated or NULL */
 } IrOptions;
 
+/* One #include directive's target, as the compiler would find it
+ * (includes.c). */
+typedef struct {
+	Loc at;           /* the directive's file name */
+	const char *name; /* as written between the quotes or brackets */
+	const char *path; /* where it was found (the first match) */
+	bool system;      /* found in a system directory: not followed */
+	bool regular;     /* a regular file (not a FIFO, device or directory) */
+	uint64_t size;
+	int depth;        /* 0: named by the unit itself */
+} IrInclude;
+typedef int (*IrIncludeFn)(void *ctx, const IrInclude *inc);
+/* Walk the #include directives of u's text and of the project headers they
+ * reach (a few levels; never opening anything but a regular file of at
+ * most KCC_INPUT_MAX), calling fn for each target found; a nonzero return
+ * of fn ends the walk and is returned. The one include walker: the check
+ * below and -MD's dependencies use it. */
+int ir_each_include(Arena *a, const Unit *u, const IrOptions *opt, IrIncludeFn fn, void *ctx);
 /* Before libclang: every #include the text names, looked up as the
  * compiler would, exists only as a regular file of at most KCC_INPUT_MAX
  * (a FIFO or /dev/zero would be read forever inside kcc); quoted includes
  * of the project's own headers are followed a few levels. 0, or -1 after
- * an error at the directive (limits.c). */
+ * an error at the directive. */
 int ir_check_includes(Arena *a, const Unit *u, const IrOptions *opt);
 
 /* Parse the pragmas of text only (no libclang); fills u->spec. 0 on success. */
