@@ -160,6 +160,11 @@ typedef struct {
  * the original itself here. 0 when a result was reached. */
 int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *out);
 void verify_print_bench(FILE *f, const BenchResult *b);
+/* Whether a timing must be taken again (another round of original and
+ * candidate): a gain when suspect (busy machine, old or noisy numbers of the
+ * original), an undecided result whose point estimate is a gain or whose
+ * interval is wide (hi > 1.25 lo); never a regression or a tight non-gain. */
+bool verify_bench_again(const BenchResult *b, double delta, bool suspect);
 
 /* ---- one candidate: the way to check it ----------------------------------------- */
 

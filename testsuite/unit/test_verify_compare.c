@@ -134,5 +134,20 @@ int main(void)
 	CHECK(fabs(ratio - 2) < 0.02 && lo <= ratio && ratio <= hi && hi - lo < 0.05);
 	verify_ratio_ci(a, 200, a, 200, 42, &ratio, &lo, &hi);
 	CHECK(ratio == 1 && lo < 1.03 && hi > 0.97);
+
+	/* When a timing is taken again. The CI case: a real 2.3x measured as
+	 * 1.02x (0.97x-2.76x) under memory contention must get more rounds. */
+	BenchResult br = {.call = "noise", .speedup = 1.02, .ci_lo = 0.97, .ci_hi = 2.76};
+	CHECK(verify_bench_again(&br, 0.03, false));
+	br = (BenchResult){.call = "noise", .speedup = 1.05, .ci_lo = 1.0, .ci_hi = 1.1};
+	CHECK(verify_bench_again(&br, 0.03, false)); /* point estimate a gain */
+	br = (BenchResult){.call = "noise", .speedup = 1.0, .ci_lo = 0.98, .ci_hi = 1.02};
+	CHECK(!verify_bench_again(&br, 0.03, true)); /* a tight non-gain */
+	br = (BenchResult){.call = "noise", .speedup = 0.9, .ci_lo = 0.7, .ci_hi = 1.02};
+	CHECK(!verify_bench_again(&br, 0.03, false)); /* cannot reach a gain */
+	br = (BenchResult){.call = "regression", .speedup = 0.5, .ci_lo = 0.3, .ci_hi = 0.9};
+	CHECK(!verify_bench_again(&br, 0.03, true));
+	br = (BenchResult){.call = "gain", .speedup = 2, .ci_lo = 1.9, .ci_hi = 2.1};
+	CHECK(verify_bench_again(&br, 0.03, true) && !verify_bench_again(&br, 0.03, false));
 	return check_summary("test_verify_compare");
 }
