@@ -59,7 +59,7 @@ int driver_profile(Arena *a, const Options *o, const Unit *u)
 	/* --keep-temps: the kernel, the driver, its build and the tool's raw
 	 * output (ncu.csv or ptxas.txt, callgrind.out, perf.txt) stay for the user. */
 	ProfileAsk ask = {.cache_dir = dir_cache(), .keep = o->keep_temps};
-	target_profile_ask(t, a, u, sh, temp_base(), 300, &ask, &p);
+	verify_profile(t, a, u, sh, temp_base(), 300, &ask, &p);
 	if (!p.source)
 		p.source = "none";
 	ProfilePeaks pk = {0};

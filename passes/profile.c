@@ -71,7 +71,7 @@ void profile_candidate(Search *s, int id)
 		if (!u || !sh)
 			profile_note(s->a, p, "no profile: the candidate has no usable shape");
 		else
-			target_profile_ask(s->cfg->target, s->a, u, sh, s->cfg->vo.tmpdir, 300, ask, p);
+			verify_profile(s->cfg->target, s->a, u, sh, s->cfg->vo.tmpdir, 300, ask, p);
 		if (!p->source)
 			p->source = "none";
 		memo_profile_put(s, c, ask, p);

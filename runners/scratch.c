@@ -1,6 +1,6 @@
 /*
  * scratch.c — working directories: the compiler's query program, the peak
- * micro-benchmarks, a profile driver, a runner's own files each get a
+ * micro-benchmarks, a profile program, a runner's own files each get a
  * fresh directory made here and removed here with what is in it. They land
  * under $TMPDIR, which the driver points at the run's temp root
  * (support/tempdir.c), so even one left behind goes at exit.

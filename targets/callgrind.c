@@ -4,7 +4,7 @@
  * works on any VM and counts the same on every run: instructions, data
  * reads and writes, simulated D1 and last-level miss rates, and the
  * functions with the most instructions. Only kcc_profile_calls() of the
- * driver is collected (--toggle-collect), so filling the inputs does not
+ * profiled harness is collected (--toggle-collect), so filling the inputs does not
  * count; the run is single-threaded (OMP_NUM_THREADS=1) so OpenMP workers'
  * work is inside that function too; the simulated LL is sysfs's L3 (cpuid's
  * can be odd on VMs).

@@ -1,6 +1,6 @@
 /*
  * ncu.c — the cuda target's profiler. With Nsight Compute installed:
- * `ncu --clock-control none --csv --metrics LIST driver`, its CSV parsed by
+ * `ncu --clock-control none --csv --metrics LIST harness profile.plan`, its CSV parsed by
  * ncu_csv.c. Without ncu: ptxas's resource report (-Xptxas -v: registers,
  * shared memory, spills) and the event timings the search already has,
  * and the notes say so.

@@ -1,7 +1,7 @@
 /*
  * perf.c — the cpu target's profiler where the hardware counters work
  * (`perf stat -e instructions true` answers with a number): `perf stat -x,`
- * on the whole driver run, its CSV parsed into instructions, IPC and the
+ * on the whole profile run, its CSV parsed into instructions, IPC and the
  * D1 and last-level miss rates, with notes on what perf could not count,
  * on multiplexed counters and on hybrid cpus' core types.
  */
@@ -248,6 +248,6 @@ int perf_profile(Arena *a, const TargetProfileRun *r, Profile *out)
 		profile_note(a, out, "perf stat failed: %s", proc_tail(pr.err, 3));
 		return -1;
 	}
-	profile_note(a, out, "perf stat hardware counters of the whole driver run");
+	profile_note(a, out, "perf stat hardware counters of the whole profile run");
 	return 0;
 }

@@ -1,8 +1,9 @@
 /*
  * profile.c — the target-independent half of profiling: the Profile's
  * metrics and their text for the plan prompt, the peak rates and the
- * roofline. The profile driver that the profilers run is
- * profile_driver.c; the plan's requests for extra metrics, profile_ask.c.
+ * roofline, and the shape to profile at. The program the profilers run is
+ * the verifier's harness in profile mode (verify/profile.c); the plan's
+ * requests for extra metrics, profile_ask.c.
  */
 #include "internal.h"
 
@@ -203,4 +204,44 @@ void profile_roofline(Arena *a, Profile *p, double flops, double bytes, double s
 		                               ridge, profile_peak_unit_name(unit),
 		                               profile_peak_unit_name(unit)));
 	}
+}
+
+/* ---- the shape profiled ------------------------------------------------------ */
+
+double target_eval(const Expr *e, const Shape *sh)
+{
+	int64_t v = 0;
+	const char *why;
+	return e && expr_eval(e, sh, &v, &why, NULL) == 0 ? (double)v : 0;
+}
+
+/* A simulating profiler (callgrind) runs ~50x slower than native: the
+ * bench shape only when that still fits a minute. */
+const Shape *target_profile_shape(const Target *t, const Unit *u)
+{
+	const Spec *sp = &u->spec;
+	if (sp->has_bench && !t->profile_slow)
+		return &sp->bench;
+	if (sp->has_bench) {
+		double bytes = 0;
+		for (int i = 0; i < sp->nparams; i++) {
+			int64_t n = 0;
+			const char *why;
+			if (spec_extent(&sp->params[i], &sp->bench, &n, &why) == 0)
+				bytes += (double)n * (double)elem_size(sp->params[i].type);
+		}
+		if (target_eval(sp->flops, &sp->bench) <= 3e8 && bytes <= 256e6)
+			return &sp->bench;
+	}
+	const Shape *best = sp->ncheck ? &sp->check[0] : NULL;
+	for (int i = 1; i < sp->ncheck; i++) {
+		double a = 1, b = 1;
+		for (int k = 0; k < sp->check[i].n; k++)
+			a *= (double)sp->check[i].values[k];
+		for (int k = 0; k < best->n; k++)
+			b *= (double)best->values[k];
+		if (a > b)
+			best = &sp->check[i];
+	}
+	return best;
 }

@@ -65,7 +65,7 @@ typedef struct {
 	ProfileHot *hot;
 	int nhot;
 	size_t hotcap;
-	/* in: the extra metrics asked for (set by target_profile_ask; NULL none).
+	/* in: the extra metrics asked for (set by verify_profile; NULL none).
 	 * out: whose metric names the profiler takes as extra metrics ("ncu");
 	 * NULL when it takes none (cpu; cuda without ncu), and then the plan
 	 * prompt says nothing about asking. */
@@ -181,16 +181,6 @@ char *profile_ncu_offered(Arena *a, const char *query);
  * a note in out ("ncu does not offer metric 'X'"). Returns how many kept. */
 int profile_ncu_check(Arena *a, const char *offered, const ProfileAsk *ask,
                       const char **keep, Profile *out);
-
-/* ---- running ---------------------------------------------------------------- */
-
-/* target_profile (target.h) with extra metrics asked for: out->ask is set
- * to ask for the target's profiler, which may take them (out->takes) or
- * not. ask NULL: target_profile. */
-struct Target;
-int target_profile_ask(const struct Target *t, Arena *a, const Unit *u, const Shape *shape,
-                       const char *tmpdir, double timeout_s, const ProfileAsk *ask,
-                       Profile *out);
 
 /* ---- roofline ---------------------------------------------------------------- */
 

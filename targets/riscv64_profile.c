@@ -1,12 +1,12 @@
 /*
- * riscv64_profile.c — the riscv64 target's profiler: the profile driver
+ * riscv64_profile.c — the riscv64 target's profiler: the profile program
  * runs under qemu-riscv64 with kcc's plugin counting only inside
  * kcc_profile_calls() (the window opens when it runs and closes when main
  * runs again), and the plugin's report becomes the profile: instructions
  * executed, loads and stores, vector instructions, vsetvl, branches, fp and
  * mul/div, the functions with the most instructions, and the hottest
  * blocks with their source lines (riscv64-linux-gnu-addr2line on the
- * driver's debug info). Every number is an exact count of one run: the
+ * harness's debug info). Every number is an exact count of one run: the
  * same on every run, and what the search compares.
  */
 #include "internal.h"
@@ -165,8 +165,8 @@ static void add_lines(Arena *a, const char *exe, const char *cwd, Profile *out)
 	const char *line = r.out;
 	for (int i = 0; i < na && *line; i++) {
 		size_t len = strcspn(line, "\n");
-		/* "/tmp/kcc-profile-x/driver.c:27 (discriminator 3)": the line is the
-		 * kernel's (the driver #includes it), the file name means nothing */
+		/* "/tmp/kcc-profile-x/harness.c:27 (discriminator 3)": the line is the
+		 * kernel's (the harness #includes it), the file name means nothing */
 		const char *colon = memchr(line, ':', len);
 		char *where = colon && colon[1] != '?' && colon[1] != '0'
 		                  ? arena_printf(a, "line %.*s", (int)strcspn(colon + 1, " \n"),
@@ -204,7 +204,7 @@ int riscv64_profile(const Target *t, Arena *a, const TargetProfileRun *r, Profil
 	size_t len = 0;
 	int rc = -1;
 	if (!proc_ok(&pr))
-		profile_note(a, out, "the profile driver failed under qemu-riscv64: %s",
+		profile_note(a, out, "the profile program failed under qemu-riscv64: %s",
 		             proc_describe(a, &ps, &pr));
 	else if (file_read(a, report, &text, &len) != 0)
 		profile_note(a, out, "the QEMU plugin wrote no report");

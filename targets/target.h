@@ -15,9 +15,10 @@
  * project.c the project's compiler and flags; cpu.c, cuda.c, riscv64.c the
  * targets (riscv64_qemu.c its QEMU command line, qemu_plugin.c its plugin);
  * perf.c, callgrind.c, ncu.c (ncu_csv.c), riscv64_profile.c the profilers;
- * peaks.c the peak rates; profile.c the Profile, its text and the roofline,
- * profile_ask.c the plan's extra metrics, profile_driver.c the program a
- * profiler runs. internal.h is what they share with each other only.
+ * peaks.c the peak rates; profile.c the Profile, its text, the roofline and
+ * the shape profiled; profile_ask.c the plan's extra metrics. The program a
+ * profiler runs is the verifier's harness in profile mode (verify/profile.c).
+ * internal.h is what they share with each other only.
  */
 #ifndef KCC_TARGET_H
 #define KCC_TARGET_H
@@ -111,13 +112,14 @@ typedef struct {
 	const char *log;
 } TargetSanitized;
 
-/* One profiler run of a built profile driver (target_profile builds it). */
+/* One profiler run of a built profile program (verify_profile builds it:
+ * the verifier's harness in profile mode). */
 typedef struct {
-	const char *const *argv;  /* the driver; argv[0] is the executable */
+	const char *const *argv;  /* the program; argv[0] is the executable */
 	const char *cwd;          /* its directory: the profiler's files go here */
 	double timeout_s;
 	const char *build_log;    /* the compiler's output (ptxas -v on cuda) */
-	const char *collect;      /* the driver's function that calls the entry */
+	const char *collect;      /* the program's function that calls the entry */
 	bool keep;                /* leave the tool's raw output in cwd (ncu.csv or
 	                             ptxas.txt, callgrind.out, perf.txt) for the user */
 } TargetProfileRun;
@@ -156,7 +158,7 @@ struct Target {
 	 * events). 0 with *out filled, its notes saying what is missing; -1
 	 * when no profile could be taken (out->notes says why). NULL: none. */
 	int (*profile)(const Target *t, Arena *a, const TargetProfileRun *r, Profile *out);
-	const char *const *profile_flags; /* extra build flags of profile drivers */
+	const char *const *profile_flags; /* extra build flags of profile programs */
 	/* The profiler may simulate (callgrind, ~50x slower than native): the
 	 * search profiles the bench shape only when its work is modest. false:
 	 * always the bench shape (ncu replays the real kernel). */
@@ -188,21 +190,10 @@ int target_run_proc(Arena *a, const TargetRun *r, bool limit_as, ProcResult *out
 /* Look a program up in PATH and in extra dirs; arena path or NULL. */
 const char *target_which(Arena *a, const char *prog, const char *const *extra_dirs);
 
-/* Profile unit u at shape: write the kernel and a small driver (inputs
- * filled, the entry called once from a function the profiler can isolate)
- * into a fresh directory under tmpdir, build it with the target's profile
- * flags and run t->profile. 0 or -1 (out->notes says why). */
-int target_profile(const Target *t, Arena *a, const Unit *u, const Shape *shape,
-                   const char *tmpdir, double timeout_s, Profile *out);
 /* A spec expression (flops, bytes) at a shape; 0 when it does not evaluate. */
 double target_eval(const Expr *e, const Shape *sh);
 /* The shape to profile u at: the bench shape, unless t->profile_slow and
  * its work is large (spec flops > 3e8 or buffers > 256 MB): then the
  * largest check shape. NULL when the spec has neither. */
 const Shape *target_profile_shape(const Target *t, const Unit *u);
-/* The profile driver's source for u at shape (exposed for the tests). */
-char *target_profile_driver(Arena *a, const Unit *u, const Shape *shape,
-                            const char *kernel_file, uint64_t flush_bytes,
-                            const char **why);
-
 #endif

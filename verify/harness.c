@@ -101,6 +101,10 @@ static void gen_thunk(Strbuf *sb, const Unit *u)
 	int ret = return_index(u);
 	sb_adds(sb, "static double kcc_s2d(long long v)\n{\n\tdouble d;\n"
 	            "\tmemcpy(&d, &v, sizeof d);\n\treturn d;\n}\n");
+	const char *name = u->spec.entry ? u->spec.entry : u->entry.name;
+	sb_addf(sb, "#ifdef KCC_PROFILE\nstatic __typeof__(%s) *volatile kcc_entry_fn = %s;\n"
+	            "#define KCC_ENTRY (*kcc_entry_fn)\n#else\n#define KCC_ENTRY %s\n#endif\n",
+	        name, name, name);
 	sb_adds(sb, "static int kcc_call(void *const *b, const long long *s)\n{\n\t(void)b;\n\t(void)s;\n\t");
 	if (ret < 0 && !is_void)
 		sb_adds(sb, "return 0 != ");
@@ -117,7 +121,9 @@ static void gen_thunk(Strbuf *sb, const Unit *u)
 		else
 			sb_addf(&args, "s[%d]", j++);
 	}
-	const char *entry = u->spec.entry ? u->spec.entry : u->entry.name;
+	/* A profile build calls the entry through a volatile pointer: it keeps
+	 * its own name in the profile instead of being inlined into the thunk. */
+	const char *entry = "KCC_ENTRY";
 	/* __typeof__ of the call (unevaluated): under KCC_PROMOTE a returned
 	 * float is a double, as the output's storage is */
 	if (ret >= 0)

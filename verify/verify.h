@@ -160,6 +160,15 @@ typedef struct {
  * the original itself here. 0 when a result was reached. */
 int verify_bench(VerifyRef *r, const Unit *cand, BenchResult *out);
 void verify_print_bench(FILE *f, const BenchResult *b);
+
+/* Profile u at shape with t's profiler (profile.c): the verifier's harness,
+ * built with the target's profile flags and -DKCC_PROFILE, runs one call
+ * (inputs filled as in the checks, the entry called from
+ * kcc_profile_calls(), which the profiler isolates) in a fresh directory
+ * under tmpdir. ask: extra metrics the plan asked for, and keep (the
+ * directory stays, out->kept). 0 or -1 (out->notes says why). */
+int verify_profile(const Target *t, Arena *a, const Unit *u, const Shape *shape,
+                   const char *tmpdir, double timeout_s, const ProfileAsk *ask, Profile *out);
 /* Whether a timing must be taken again (another round of original and
  * candidate): a gain when suspect (busy machine, old or noisy numbers of the
  * original), an undecided result whose point estimate is a gain or whose

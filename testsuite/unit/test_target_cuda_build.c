@@ -67,13 +67,13 @@ static void profile_driver(Arena *a, const Target *t)
 	Profile p;
 	/* keep: the work dir stays with the tool's raw output (--keep-temps) */
 	ProfileAsk ask = {.keep = true};
-	int rc = target_profile_ask(t, a, u, &u->spec.check[0], NULL, 120, &ask, &p);
+	int rc = verify_profile(t, a, u, &u->spec.check[0], NULL, 120, &ask, &p);
 	CHECK(p.kept != NULL);
 	if (p.kept) {
 		const char *raw = arena_printf(a, "%s/%s", p.kept,
 		                               p.source && !strcmp(p.source, "ncu") ? "ncu.csv" : "ptxas.txt");
 		CHECK(access(raw, R_OK) == 0);
-		CHECK(access(arena_printf(a, "%s/driver.cu", p.kept), R_OK) == 0);
+		CHECK(access(arena_printf(a, "%s/harness.cu", p.kept), R_OK) == 0);
 		if (system(arena_printf(a, "rm -rf '%s'", p.kept)) != 0)
 			fprintf(stderr, "cannot remove %s\n", p.kept);
 	}

@@ -26,6 +26,14 @@
  * Bench mode keeps several input sets, warms up, then takes samples (flush,
  * re-poison outputs, time one call) until the standard error is small, and
  * writes the samples plus the outputs of one set's last timed call.
+ *
+ * Profile mode (built with -DKCC_PROFILE, run by a profiler: callgrind,
+ * perf, ncu, the riscv64 plugin) fills the inputs of the plan's one call
+ * as check mode does, leaves the host caches cold as the timed runs have
+ * them, and calls the entry once from kcc_profile_calls(), the function
+ * the profiler isolates, so the counts are the kernel's and not the
+ * filling's. It writes no results and installs no sandbox (a profiler's
+ * injected library must reach its host).
  */
 #ifndef KCC_MAIN_H
 #define KCC_MAIN_H
@@ -363,6 +371,23 @@ static void kcc_bench_mode(const KccBench *bp, FILE *out, size_t flush)
 	kcc_record(out, (unsigned)check, &sets[check], hb + check * KCC_NP, 0);
 }
 
+#ifdef KCC_PROFILE
+static KccSet kcc_prof_set;
+static KccCall kcc_prof_call;
+static void *kcc_prof_ptr[KCC_NP];
+static int kcc_prof_rc;
+/* Only the call: everything it needs is ready, so the profile counts
+ * (almost) nothing but the entry. */
+#ifdef __cplusplus
+extern "C"
+#endif
+    __attribute__((noinline, used)) void
+    kcc_profile_calls(void)
+{
+	kcc_prof_rc = kcc_call(kcc_prof_ptr, kcc_prof_call.s);
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	if (argc != 2 && argc != 3)
@@ -386,7 +411,7 @@ int main(int argc, char **argv)
 	/* The whole plan is read before the entry can run. */
 	KccCall *calls = NULL;
 	KccBench bench;
-	if (mode == 0) {
+	if (mode == 0 || mode == 2) {
 		calls = (KccCall *)kcc_xmalloc(sizeof(KccCall) * (size_t)(ncalls + 1));
 		for (long long i = 0; i < ncalls; i++)
 			kcc_read_call(plan, &calls[i]);
@@ -402,6 +427,38 @@ int main(int argc, char **argv)
 	if (chan >= 3)
 		fcntl((int)chan, F_SETFD, FD_CLOEXEC);
 	kcc_init();
+#ifdef KCC_PROFILE
+	/* In main itself: the riscv64 plugin's window closes at main's next
+	 * block after kcc_profile_calls returns. */
+	if (mode != 2 || ncalls != 1)
+		kcc_fail(2, "a profile build runs one call (mode 2)");
+	uint64_t hb[KCC_NP];
+	kcc_prof_call = calls[0];
+	kcc_alloc_set(&kcc_prof_set, &kcc_prof_call);
+	kcc_upload(&kcc_prof_set, &kcc_prof_call, hb);
+	kcc_sync_device();
+	/* Host caches cold, one store per line (a simulating profiler runs
+	 * this too: a full memset of the flush size costs seconds under
+	 * callgrind); a GPU profiler controls the device's caches itself. */
+	if (!KCC_HAS_STREAMS && flush > 0) {
+		volatile unsigned char *f = (volatile unsigned char *)kcc_xmalloc((size_t)flush);
+		for (size_t i = 0; i < (size_t)flush; i += 64)
+			f[i] = (unsigned char)i;
+		free((void *)f);
+	}
+	for (int p = 0; p < KCC_NP; p++)
+		kcc_prof_ptr[p] = kcc_data(&kcc_prof_set, p);
+	kcc_profile_calls();
+	kcc_after_call();
+	if (kcc_prof_rc != 0)
+		kcc_fail(4, "the entry returned %d", kcc_prof_rc);
+	kcc_sync_device();
+	kcc_finish();
+	(void)out;
+	_exit(0);
+#endif
+	if (mode == 2)
+		kcc_fail(2, "profile mode needs a build with -DKCC_PROFILE");
 	if (sandbox && kcc_sandbox(KCC_SANDBOX_LEVEL) != 0)
 		kcc_fail(2, "cannot install the seccomp filter");
 	kcc_put32(out, KCC_RESULT_MAGIC);

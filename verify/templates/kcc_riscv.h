@@ -54,6 +54,9 @@ static double kcc_icount_read(void)
 
 static void kcc_init(void)
 {
+#ifdef KCC_PROFILE
+	return; /* the profile's plugin opens its own window (kcc_profile_calls) */
+#endif
 	const char *path = getenv("KCC_ICOUNT_WINDOW");
 	kcc_icount_fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	if (kcc_icount_fd < 0)
