@@ -2,8 +2,10 @@
  * kcc_cpu.h — the cpu target's side of the harness: "device" memory is
  * host memory, synchronisation is a no-op (OpenMP regions join before the
  * entry returns; threads of its own are forbidden by the static scan), the
- * timer is the monotonic clock and the cache flush writes and reads a
- * buffer twice the last-level cache.
+ * timer is the monotonic clock and the cache flush (kcc_flush, for the
+ * profile and cpus other than x86-64, where kcc_main.h's kcc_cool does not
+ * clflush the set's lines) writes and reads a buffer twice the last-level
+ * cache.
  */
 #ifndef KCC_CPU_H
 #define KCC_CPU_H
