@@ -275,8 +275,10 @@ static const char *roofline(Search *s)
 	if (flops > 0 && bytes > 0) {
 		double ai = flops / bytes;
 		line = arena_printf(s->a, "%s; the spec's flops over its bytes at the bench shape "
-		                    "are %.3g flop/byte, so it is %s-bound at best: the floor time "
-		                    "is %.3g ms", line, ai, ai >= pf / pb ? "compute" : "memory",
+		                    "are %.3g flop/byte, so it is %s-bound at best: at these rates "
+		                    "the roofline's time is %.3g ms (data the caches hold can beat "
+		                    "it; the physical floor in the rules is lower)",
+		                    line, ai, ai >= pf / pb ? "compute" : "memory",
 		                    (ai >= pf / pb ? flops / (pf * 1e9) : bytes / (pb * 1e9)) * 1e3);
 	}
 	return arena_printf(s->a, "%s.\n", line);
@@ -311,7 +313,25 @@ const char *rules_text(Search *s)
 		          ? "; compute-sanitizer (memcheck, racecheck, initcheck, synccheck) on "
 		            "the smallest shape reports nothing"
 		          : "; the target's sanitizer on the smallest shape reports nothing";
-	const char *names[] = {"ASM", "TOLERANCE", "SANITIZER", "LIBS", "DELTA"};
+	/* the floor bench.c applies: the spec's work at the floor's rates */
+	const Spec *sp = &s->cfg->orig->spec;
+	passes_peaks(s);
+	ProfilePeaks pk = s->peaks;
+	profile_peaks_floor(&pk);
+	double flops = sp->has_bench ? target_eval(sp->flops, &sp->bench) : 0;
+	double bytes = sp->has_bench ? target_eval(sp->bytes, &sp->bench) : 0;
+	double fl = 0;
+	if (flops > 0 && pk.floor_gflops > 0)
+		fl = flops / (pk.floor_gflops * 1e9);
+	if (bytes > 0 && pk.floor_gbps > 0 && bytes / (pk.floor_gbps * 1e9) > fl)
+		fl = bytes / (pk.floor_gbps * 1e9);
+	const char *floor = t->unit ? "(a count has no floor)"
+	                    : fl > 0 ? arena_printf(s->a, "(the spec's work at the fastest any "
+	                                                  "unit of the device can go: %.3g ms at "
+	                                                  "the bench shape)",
+	                                            fl * 1e3)
+	                             : "(the spec's work at the fastest unit's peak)";
+	const char *names[] = {"ASM", "TOLERANCE", "SANITIZER", "LIBS", "DELTA", "ALIGN", "FLOOR"};
 	Strbuf tol = STRBUF_INIT; /* its "- " lines nested under the rules' item */
 	const char *tt = verify_tolerance_text(s->a, s->ref);
 	for (const char *l = tt; *l;) {
@@ -324,8 +344,11 @@ const char *rules_text(Search *s)
 	    s->cfg->vo.allow_libs ? "vendor kernel libraries are allowed (--allow-libs)"
 	                          : "no vendor kernel libraries (cuBLAS, cuDNN, CUTLASS, MKL, "
 	                            "OpenBLAS, ...)",
-	    arena_printf(s->a, "%.0f%%", (s->r->delta > 0 ? s->r->delta : 0.03) * 100)};
-	return prompt_fill(s->a, tmpl("prompts/rules.txt"), names, vals, 5);
+	    arena_printf(s->a, "%.0f%%", (s->r->delta > 0 ? s->r->delta : 0.03) * 100),
+	    /* the harness's allocation (cudaMalloc's 256, aligned_alloc(64)) plus
+	     * a guard zone of 4096 bytes */
+	    t->lang == LANG_CUDA ? "256" : "64", floor};
+	return prompt_fill(s->a, tmpl("prompts/rules.txt"), names, vals, 7);
 }
 
 /* ---- requests ---------------------------------------------------------------- */

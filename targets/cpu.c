@@ -101,6 +101,42 @@ static const char *cpu_model(Arena *a)
 	return arena_strndup(a, p, strcspn(p, "\n"));
 }
 
+/* The vector and matrix extensions -march=native builds for, from
+ * cpuinfo's flags (x86) or Features (arm): a model name on a VM is often
+ * just "Intel(R) Xeon(R) Processor", and whether AVX-512 is there decides
+ * how a kernel should be vectorized. "" when none is known. */
+static const char *cpu_isa(Arena *a)
+{
+	static const char *const WANT[] = {
+	    "sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512dq", "avx512bw",
+	    "avx512vl", "avx512_vnni", "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16",
+	    "amx_int8", "asimd", "asimdhp", "sve", "sve2", "bf16", "i8mm", NULL};
+	char *text;
+	size_t len;
+	if (file_read(a, "/proc/cpuinfo", &text, &len) != 0)
+		return "";
+	char *p = strstr(text, "\nflags");
+	if (!p)
+		p = strstr(text, "\nFeatures");
+	if (!p || !(p = strchr(p, ':')))
+		return "";
+	char *line = arena_strndup(a, p + 1, strcspn(p + 1, "\n"));
+	Strbuf sb = STRBUF_INIT;
+	for (int i = 0; WANT[i]; i++) {
+		size_t n = strlen(WANT[i]);
+		for (const char *q = line; (q = strstr(q, WANT[i])) != NULL; q += n)
+			if (q[-1] == ' ' && (q[n] == ' ' || q[n] == 0)) {
+				sb_addf(&sb, "%s%s", sb.len ? " " : "", WANT[i]);
+				break;
+			}
+	}
+	if (!sb.len) {
+		sb_release(&sb);
+		return "";
+	}
+	return sb_to_arena(&sb, a);
+}
+
 static int cpu_describe(const Target *t, Arena *a, TargetInfo *out)
 {
 	(void)t;
@@ -128,11 +164,12 @@ static int cpu_describe(const Target *t, Arena *a, TargetInfo *out)
 	out->build_line = sb_to_arena(&sb, a);
 	uint64_t llc = out->l3 ? out->l3 : out->l2 ? out->l2 : (8u << 20);
 	out->flush_bytes = 2 * llc;
+	const char *isa = cpu_isa(a);
 	out->summary = arena_printf(a,
-	    "%s (%s), %d cores, L1d %llu KiB, L2 %llu KiB, L3 %llu KiB, %llu MiB RAM",
-	    out->model, out->arch, out->cores, (unsigned long long)(out->l1d >> 10),
-	    (unsigned long long)(out->l2 >> 10), (unsigned long long)(out->l3 >> 10),
-	    (unsigned long long)(out->mem >> 20));
+	    "%s (%s%s%s), %d cores, L1d %llu KiB, L2 %llu KiB, L3 %llu KiB, %llu MiB RAM",
+	    out->model, out->arch, *isa ? ": " : "", isa, out->cores,
+	    (unsigned long long)(out->l1d >> 10), (unsigned long long)(out->l2 >> 10),
+	    (unsigned long long)(out->l3 >> 10), (unsigned long long)(out->mem >> 20));
 	return 0;
 }
 
