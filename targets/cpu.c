@@ -85,51 +85,43 @@ static void read_caches(Arena *a, TargetInfo *info)
 	}
 }
 
-static const char *cpu_model(Arena *a)
+/* The value of the first "KEY<tabs>: value" line of /proc/cpuinfo's text,
+ * or NULL. */
+static const char *cpuinfo_field(Arena *a, const char *text, const char *key)
 {
-	char *text;
-	size_t len;
-	if (file_read(a, "/proc/cpuinfo", &text, &len) != 0)
-		return "unknown cpu";
-	char *p = strstr(text, "model name");
-	if (!p)
-		return "unknown cpu";
-	p = strchr(p, ':');
-	if (!p)
-		return "unknown cpu";
-	p += 1 + strspn(p + 1, " \t");
-	return arena_strndup(a, p, strcspn(p, "\n"));
+	size_t k = strlen(key);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, key, k) || (p[k] != ' ' && p[k] != '\t' && p[k] != ':'))
+			continue;
+		const char *c = strchr(p, ':');
+		if (!c)
+			return NULL;
+		c += 1 + strspn(c + 1, " \t");
+		return arena_strndup(a, c, strcspn(c, "\n"));
+	}
+	return NULL;
 }
 
 /* The vector and matrix extensions -march=native builds for, from
  * cpuinfo's flags (x86) or Features (arm): a model name on a VM is often
  * just "Intel(R) Xeon(R) Processor", and whether AVX-512 is there decides
  * how a kernel should be vectorized. "" when none is known. */
-static const char *cpu_isa(Arena *a)
+static const char *cpu_isa(Arena *a, const char *cpuinfo)
 {
 	static const char *const WANT[] = {
 	    "sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512dq", "avx512bw",
 	    "avx512vl", "avx512_vnni", "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16",
 	    "amx_int8", "asimd", "asimdhp", "sve", "sve2", "bf16", "i8mm", NULL};
-	char *text;
-	size_t len;
-	if (file_read(a, "/proc/cpuinfo", &text, &len) != 0)
+	const char *flags = cpuinfo_field(a, cpuinfo, "flags");
+	if (!flags)
+		flags = cpuinfo_field(a, cpuinfo, "Features");
+	if (!flags)
 		return "";
-	char *p = strstr(text, "\nflags");
-	if (!p)
-		p = strstr(text, "\nFeatures");
-	if (!p || !(p = strchr(p, ':')))
-		return "";
-	char *line = arena_strndup(a, p + 1, strcspn(p + 1, "\n"));
+	const char *line = arena_printf(a, " %s ", flags);
 	Strbuf sb = STRBUF_INIT;
-	for (int i = 0; WANT[i]; i++) {
-		size_t n = strlen(WANT[i]);
-		for (const char *q = line; (q = strstr(q, WANT[i])) != NULL; q += n)
-			if (q[-1] == ' ' && (q[n] == ' ' || q[n] == 0)) {
-				sb_addf(&sb, "%s%s", sb.len ? " " : "", WANT[i]);
-				break;
-			}
-	}
+	for (int i = 0; WANT[i]; i++)
+		if (strstr(line, arena_printf(a, " %s ", WANT[i])))
+			sb_addf(&sb, "%s%s", sb.len ? " " : "", WANT[i]);
 	if (!sb.len) {
 		sb_release(&sb);
 		return "";
@@ -142,7 +134,11 @@ static int cpu_describe(const Target *t, Arena *a, TargetInfo *out)
 	(void)t;
 	memset(out, 0, sizeof *out);
 	out->present = true;
-	out->model = cpu_model(a);
+	char *buf = NULL;
+	size_t clen = 0;
+	const char *cpuinfo = file_read(a, "/proc/cpuinfo", &buf, &clen) == 0 ? buf : "";
+	const char *model = cpuinfo_field(a, cpuinfo, "model name");
+	out->model = model ? model : "unknown cpu";
 #if defined(__x86_64__)
 	out->arch = "x86_64";
 #elif defined(__aarch64__)
@@ -164,7 +160,7 @@ static int cpu_describe(const Target *t, Arena *a, TargetInfo *out)
 	out->build_line = sb_to_arena(&sb, a);
 	uint64_t llc = out->l3 ? out->l3 : out->l2 ? out->l2 : (8u << 20);
 	out->flush_bytes = 2 * llc;
-	const char *isa = cpu_isa(a);
+	const char *isa = cpu_isa(a, cpuinfo);
 	out->summary = arena_printf(a,
 	    "%s (%s%s%s), %d cores, L1d %llu KiB, L2 %llu KiB, L3 %llu KiB, %llu MiB RAM",
 	    out->model, out->arch, *isa ? ": " : "", isa, out->cores,
