@@ -90,6 +90,24 @@ static void profile_driver(Arena *a, const Target *t)
 	printf("profile of %s: %s\n%s", path, p.source, profile_text(a, &p));
 }
 
+/* KCC_TEST_CUDA_ALL=1: every kernel's harness builds in profile mode too
+ * (without a GPU, the profile is ptxas's report of that build). */
+static void profile_builds(Arena *a, const Target *t, const char *path)
+{
+	char *text;
+	size_t len;
+	CHECK(file_read(a, path, &text, &len) == 0);
+	Unit *u = ir_parse(a, path, text, len, &(IrOptions){0}, true);
+	CHECK(u != NULL);
+	if (!u)
+		return;
+	Profile p;
+	int rc = verify_profile(t, a, u, target_profile_shape(t, u), NULL, 120, NULL, &p);
+	if (rc != 0 || strstr(p.notes, "does not build"))
+		fprintf(stderr, "profile of %s: %s\n", path, p.notes);
+	CHECK(rc == 0 && !strstr(p.notes, "does not build"));
+}
+
 int main(void)
 {
 	Arena *a = arena_new();
@@ -117,6 +135,8 @@ int main(void)
 			CHECK(build(a, t, dir, k, false));
 			CHECK(build(a, t, dir, k, true));
 			CHECK(build(a, t, dir, arena_printf(a, "kernels/%s.fast.cu", all[i]), false));
+			profile_builds(a, t, k);
+			profile_builds(a, t, arena_printf(a, "kernels/%s.fast.cu", all[i]));
 		}
 	} else {
 		for (size_t i = 0; i < ARRAY_LEN(few); i++)
