@@ -303,7 +303,8 @@ const Opt OPTS[] = {
      .help = "Write the search's report: every candidate as JSON, or the search tree and a chart "
      "as HTML (by suffix); may be given twice."},
     {"Output", "-MD", ARG_NONE, T_FLAG, OFF(search.md),
-     .help = "Write a make dependency file, like gcc."},
+     .help = "Write a make dependency file, like gcc -MMD: the input, the project headers it "
+     "includes directly or through others (not system headers) and the --menu file."},
     {"Output", "-MF", ARG_REQ, T_STR, OFF(search.mf), .meta = "FILE",
      .help = "The dependency file's name."},
     {"Output", "-MP", ARG_NONE, T_FLAG, OFF(search.mp),
