@@ -18,18 +18,30 @@
 #include <string.h>
 #include <unistd.h>
 
-static bool build(Arena *a, const Target *t, const char *dir, const char *path, bool promote)
+/* The kernel file at path, parsed; NULL (said why) when it cannot be read
+ * or parsed. */
+static Unit *load(Arena *a, const char *path)
 {
 	char *text;
 	size_t len;
-	if (file_read(a, path, &text, &len) != 0)
-		return false;
+	if (file_read(a, path, &text, &len) != 0) {
+		fprintf(stderr, "%s: cannot be read\n", path);
+		return NULL;
+	}
 	diag_source(path, text, len);
 	Unit *u = ir_parse(a, path, text, len, &(IrOptions){0}, true);
-	if (!u) {
+	if (!u)
 		fprintf(stderr, "%s: does not parse\n", path);
+	return u;
+}
+
+static bool build(Arena *a, const Target *t, const char *dir, const char *path, bool promote)
+{
+	Unit *u = load(a, path);
+	if (!u)
 		return false;
-	}
+	const char *text = u->text;
+	size_t len = u->len;
 	const char *why = "";
 	const char *kfile = arena_printf(a, "%s/kernel.cu", dir);
 	const char *hfile = arena_printf(a, "%s/harness.cu", dir);
@@ -52,15 +64,13 @@ static bool build(Arena *a, const Target *t, const char *dir, const char *path, 
 	return rc == 0;
 }
 
-/* The generated profile driver builds as CUDA C++; without a GPU (or ncu)
- * the profile falls back to ptxas's report of the same build. */
+/* The profile program (the harness built with -DKCC_PROFILE) builds as
+ * CUDA C++; without a GPU (or ncu) the profile falls back to ptxas's report
+ * of the same build. */
 static void profile_driver(Arena *a, const Target *t)
 {
-	char *text;
-	size_t len;
 	const char *path = "../examples/gemm.cu";
-	CHECK(file_read(a, path, &text, &len) == 0);
-	Unit *u = ir_parse(a, path, text, len, &(IrOptions){0}, true);
+	Unit *u = load(a, path);
 	CHECK(u != NULL);
 	if (!u)
 		return;
@@ -94,10 +104,7 @@ static void profile_driver(Arena *a, const Target *t)
  * (without a GPU, the profile is ptxas's report of that build). */
 static void profile_builds(Arena *a, const Target *t, const char *path)
 {
-	char *text;
-	size_t len;
-	CHECK(file_read(a, path, &text, &len) == 0);
-	Unit *u = ir_parse(a, path, text, len, &(IrOptions){0}, true);
+	Unit *u = load(a, path);
 	CHECK(u != NULL);
 	if (!u)
 		return;
