@@ -313,18 +313,18 @@ const char *rules_text(Search *s)
 		          ? "; compute-sanitizer (memcheck, racecheck, initcheck, synccheck) on "
 		            "the smallest shape reports nothing"
 		          : "; the target's sanitizer on the smallest shape reports nothing";
-	/* the floor bench.c applies: the spec's work at the floor's rates */
+	/* the floor bench.c applies: the spec's work at the floor's rates
+	 * (t->peaks fills them) */
 	const Spec *sp = &s->cfg->orig->spec;
 	passes_peaks(s);
-	ProfilePeaks pk = s->peaks;
-	profile_peaks_floor(&pk);
+	const ProfilePeaks *pk = &s->peaks;
 	double flops = sp->has_bench ? target_eval(sp->flops, &sp->bench) : 0;
 	double bytes = sp->has_bench ? target_eval(sp->bytes, &sp->bench) : 0;
 	double fl = 0;
-	if (flops > 0 && pk.floor_gflops > 0)
-		fl = flops / (pk.floor_gflops * 1e9);
-	if (bytes > 0 && pk.floor_gbps > 0 && bytes / (pk.floor_gbps * 1e9) > fl)
-		fl = bytes / (pk.floor_gbps * 1e9);
+	if (flops > 0 && pk->floor_gflops > 0)
+		fl = flops / (pk->floor_gflops * 1e9);
+	if (bytes > 0 && pk->floor_gbps > 0 && bytes / (pk->floor_gbps * 1e9) > fl)
+		fl = bytes / (pk->floor_gbps * 1e9);
 	const char *floor = t->unit ? "(a count has no floor)"
 	                    : fl > 0 ? arena_printf(s->a, "(the spec's work at the fastest any "
 	                                                  "unit of the device can go: %.3g ms at "
